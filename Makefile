@@ -1,0 +1,81 @@
+# acl9p: POSIX ACLs over 9p, patched versus vanilla Linux 6.1.
+#
+#   make demo    (default) run the matrix, then show getfacl in the guest
+#                and on the host side by side for each server
+#   make check   run the test matrix; the last line counts the results
+#   make shell   boot a guest with the share mounted and a shell
+#   make kernel  build the patched kernel (make kernel-vanilla: vanilla)
+#   make guest   build the initramfs (init, tests, getfacl/setfacl)
+#   make deps    install the Debian packages that are missing
+#
+# Variables: KERNEL=/path/bzImage (test your own kernel, as "custom"),
+# CELL=glob (cells to run, e.g. CELL='*.diod.user.*'), SERVER, ACCESS
+# and CACHE (make shell), JOBS (cells in parallel, default 2).
+
+SHELL := /bin/bash
+B := $(CURDIR)/build
+KSFT_DIR := $(B)/linux/vanilla/tools/testing/selftests
+CFLAGS_HOST := -std=gnu11 -O2 -Wall -Wextra -Werror
+
+KERNEL ?=
+CELL ?= *
+SERVER ?= qemu-passthrough
+ACCESS ?= client
+CACHE ?= none
+JOBS ?= 2
+export KERNEL CELL JOBS
+
+.PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
+	tools check-series clean distclean
+
+all: demo
+
+deps:
+	@scripts/deps.sh
+
+kernel-vanilla: deps
+	@scripts/kernel-build.sh vanilla
+
+kernel: deps
+	@scripts/kernel-build.sh patched
+
+# The kernels "make check" compares: vanilla always, patched once
+# kernel/patches/series lists patches; none with KERNEL=.
+kernels: deps
+	@if [ -z "$(KERNEL)" ]; then \
+		scripts/kernel-build.sh vanilla && \
+		if scripts/series-available.sh; then scripts/kernel-build.sh patched; \
+		else echo "acl9p: kernel/patches/series lists no patch: vanilla only"; fi; \
+	fi
+
+tools: deps
+	@scripts/kernel-src.sh vanilla
+	@mkdir -p $(B)/guest $(B)/tests $(B)/report
+	@cc -O2 -o $(B)/guest/gen_init_cpio $(B)/linux/vanilla/usr/gen_init_cpio.c
+	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-hostcheck tests/host/hostcheck.c
+	@$(MAKE) -s -C tests/report O=$(B)/report
+
+guest: tools
+	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
+	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
+	@guest/initramfs.sh $(B)/guest/initramfs.cpio.gz $(B)/guest/init \
+		$(B)/tests $(B)/guest/gen_init_cpio
+
+check: kernels guest
+	@scripts/check.sh
+
+demo: kernels guest
+	@scripts/check.sh
+	@scripts/demo.sh
+
+shell: kernels guest
+	@scripts/shell.sh "$(SERVER)" "$(ACCESS)" "$(CACHE)"
+
+check-series: deps
+	@scripts/check-series.sh
+
+clean:
+	rm -rf $(B)/results $(B)/run $(B)/logs $(B)/guest $(B)/tests $(B)/report
+
+distclean:
+	rm -rf $(B)

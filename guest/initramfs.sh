@@ -1,0 +1,60 @@
+#!/bin/bash
+# Pack the guest's initramfs with the kernel's own gen_init_cpio: no root,
+# no device nodes on the host, the same bytes for the same inputs.
+#
+# usage: initramfs.sh OUT.cpio.gz INIT TESTS_DIR GEN_INIT_CPIO
+# Contents: /init (static C), busybox (static) for the shell and the
+# demo, getfacl/setfacl with the libraries they link, the test binaries.
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+
+out=$1 init=$2 tests=$3 gen=$4
+list=$out.list
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "guest: $busybox missing (run: make deps)"
+
+{
+	# The kernel opens /dev/console before init mounts devtmpfs.
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /init $init 0755 0 0"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	for a in sh ash cat ls mkdir rm echo cp mv ln chmod chown stat touch \
+		id env grep sed head tail sync sleep mount umount dmesg \
+		mkfifo find diff hexdump od printf test true false wc xargs \
+		vi less du df uname ps kill poweroff; do
+		echo "slink /bin/$a /bin/busybox 0777 0 0"
+	done
+	echo "file /etc/acl9p-demo.sh $ACL9P_TOP/guest/demo.sh 0644 0 0"
+	echo "file /etc/passwd $ACL9P_TOP/guest/passwd 0644 0 0"
+	echo "file /etc/group $ACL9P_TOP/guest/group 0644 0 0"
+	echo "file /etc/profile $ACL9P_TOP/guest/profile 0644 0 0"
+	# Debian's getfacl/setfacl are dynamic: bring the loader and libraries.
+	libs=$(for b in /usr/bin/getfacl /usr/bin/setfacl; do
+		ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
+	done | sort -u)
+	for l in $libs; do
+		r=$(readlink -f "$l")
+		echo "file $l $r 0755 0 0"
+	done
+	echo "file /bin/getfacl /usr/bin/getfacl 0755 0 0"
+	echo "file /bin/setfacl /usr/bin/setfacl 0755 0 0"
+	for t in "$tests"/acl9p_*; do
+		[ -x "$t" ] || continue
+		echo "file /tests/${t##*/} $t 0755 0 0"
+	done
+} >"$list.body"
+
+# The kernel unpacks without "mkdir -p": every directory, parents first
+# (sort puts /lib before /lib/x86_64-linux-gnu), precedes what it holds.
+{
+	awk '$1 != "dir" {print $2}' "$list.body" | while read -r f; do
+		d=${f%/*}
+		while [ -n "$d" ]; do echo "$d"; d=${d%/*}; done
+	done
+	printf '%s\n' /dev /proc /sys /tmp /mnt /root /tests
+} | sort -u | sed 's/.*/dir & 0755 0 0/' >"$list"
+cat "$list.body" >>"$list"
+rm -f "$list.body"
+
+"$gen" "$list" | gzip -n -1 >"$out.tmp"
+mv "$out.tmp" "$out"

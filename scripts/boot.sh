@@ -1,0 +1,138 @@
+#!/bin/bash
+# Boot one cell: a kernel, a 9p server on a fresh export, one mount mode.
+#
+# usage: boot.sh [options]
+#   --kernel PATH       bzImage to boot (required)
+#   --label NAME        kernel name in the cell name (vanilla|patched|custom)
+#   --server S          qemu-passthrough | qemu-mapped-xattr | diod
+#   --access A          client | user
+#   --cache C           none | loose
+#   --mode M            check | demo | shell            (default check)
+#   --initrd PATH       initramfs (default build/guest/initramfs.cpio.gz)
+#   --out DIR           results dir (default build/results/CELL)
+#   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
+#
+# The cell's results land in DIR: ktap.txt (second serial port, raw),
+# console.log (first serial port), qemu.log, status (key=value, read by
+# acl9p-report).  The export stays in build/run/CELL/export for a look.
+# Exit status: 0 when the VM ended cleanly (the tests' verdicts are in
+# ktap.txt), 1 otherwise (timeout, splat, setup failure).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+kernel= label=custom server=qemu-passthrough access=client cache=none
+mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio.gz out= timeout=600
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2 ;;
+	--label) label=$2 ;;
+	--server) server=$2 ;;
+	--access) access=$2 ;;
+	--cache) cache=$2 ;;
+	--mode) mode=$2 ;;
+	--initrd) initrd=$2 ;;
+	--out) out=$2 ;;
+	--timeout) timeout=$2 ;;
+	*) die "boot: unknown option $1" ;;
+	esac
+	shift 2
+done
+[ -n "$kernel" ] || die "boot: --kernel is required"
+[ -r "$kernel" ] || die "boot: kernel $kernel not found"
+[ -r "$initrd" ] || die "boot: initramfs $initrd not found (run: make guest)"
+case $access in client | user) ;; *) die "boot: access must be client or user" ;; esac
+case $cache in none | loose) ;; *) die "boot: cache must be none or loose" ;; esac
+
+cell=$label.$server.$access.$cache
+run=$ACL9P_BUILD/run/$cell
+[ -n "$out" ] || out=$ACL9P_BUILD/results/$cell
+export_dir=$run/export
+rm -rf "$out"
+mkdir -p "$out" "$run"
+"$ACL9P_TOP/server/prepare-export.sh" "$server" "$export_dir"
+
+args=()
+append="console=ttyS0 panic=-1 oops=panic loglevel=4"
+append="$append acl9p.mode=$mode acl9p.server=$server acl9p.access=$access"
+append="$append acl9p.cache=$cache acl9p.kernel=$label"
+case $server in
+qemu-passthrough | qemu-mapped-xattr)
+	mapfile -t args < <("$ACL9P_TOP/server/qemu-virtfs.sh" "${server#qemu-}" "$export_dir")
+	append="$append acl9p.trans=virtio"
+	;;
+diod)
+	mapfile -t args < <("$ACL9P_TOP/server/diod.sh" "$export_dir" "$out/diod.log")
+	append="$append acl9p.trans=tcp acl9p.aname=$export_dir"
+	append="$append ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
+	;;
+*) die "boot: unknown server '$server'" ;;
+esac
+[ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments"
+
+read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
+
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512
+	-smp "${ACL9P_SMP:-2}" "${accel[@]}"
+	-kernel "$kernel" -initrd "$initrd" -append "$append"
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${args[@]}")
+
+start=$(now_ms)
+rc=0
+if [ "$mode" = shell ]; then
+	echo "acl9p: host export: $export_dir"
+	"${qemu[@]}" -display none -serial mon:stdio -serial "file:$out/ktap.txt" || rc=$?
+else
+	timeout --kill-after=5 "$timeout" "${qemu[@]}" -display none \
+		-serial "file:$out/console.log" -serial "file:$out/ktap.txt" \
+		</dev/null >"$out/qemu.log" 2>&1 || rc=$?
+fi
+wall=$(( $(now_ms) - start ))
+
+# QEMU exits with (code << 1) | 1 through isa-debug-exit, 0 when the
+# guest rebooted (our panic=-1 path), 124/137 when timeout killed it.
+timed_out=0 guest=-1 reason=
+case $rc in
+124 | 137) timed_out=1; reason="killed after ${timeout}s wall clock" ;;
+0) reason="guest rebooted or panicked (no exit code)" ;;
+*)
+	if [ $((rc & 1)) -eq 1 ]; then
+		guest=$((rc >> 1))
+		[ $guest -eq 0 ] || reason="guest setup failed (exit $guest): $(grep -m1 'FATAL' "$out/console.log" 2>/dev/null || true)"
+	else
+		reason="qemu failed (rc $rc): $(head -n 1 "$out/qemu.log" 2>/dev/null || true)"
+	fi
+	;;
+esac
+
+# Any of these in the console fails the cell, whatever the tests said.
+splat=0
+if [ -f "$out/console.log" ] && grep -qE \
+	'Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: task .* blocked|general protection fault|Call Trace:' \
+	"$out/console.log"; then
+	splat=1
+	reason="${reason:+$reason; }kernel splat: $(grep -m1 -E 'Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible|INFO: task|general protection' "$out/console.log")"
+fi
+
+# The host half of the tests: bytes stored on the export.
+if [ "$mode" = check ] && [ -x "$ACL9P_BUILD/tests/acl9p-hostcheck" ]; then
+	"$ACL9P_BUILD/tests/acl9p-hostcheck" "$server" "$export_dir" \
+		<"$out/ktap.txt" >"$out/hostcheck.ktap" 2>>"$out/qemu.log" || true
+	cat "$out/hostcheck.ktap" >>"$out/ktap.txt"
+fi
+
+cat >"$out/status" <<EOS
+cell=$cell
+exit=$guest
+timeout=$timed_out
+splat=$splat
+wall_ms=$wall
+reason=$reason
+console=$out/console.log
+export=$export_dir
+EOS
+
+if [ $timed_out -eq 1 ] || [ $splat -eq 1 ] || [ "$guest" != 0 ]; then
+	note "boot: $cell: $reason"
+	exit 1
+fi
+exit 0

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Run the test matrix: kernel x server x access x cache, JOBS cells at a
+# time, then hand the results to acl9p-report, whose last line counts
+# them and whose exit status is ours.
+#
+# Environment: KERNEL (a bzImage to test as "custom" instead of the
+# rig's kernels), CELL (glob over cell names), JOBS, ACL9P_TIMEOUT
+# (seconds per VM, default 300), ACL9P_SERVERS/ACCESS/CACHES (lists).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+servers=${ACL9P_SERVERS:-qemu-passthrough qemu-mapped-xattr diod}
+accesses=${ACL9P_ACCESSES:-client user}
+caches=${ACL9P_CACHES:-none loose}
+filter=${CELL:-*}
+jobs=${JOBS:-2}
+results=$ACL9P_BUILD/results
+
+declare -A kernels=()
+if [ -n "${KERNEL:-}" ]; then
+	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
+	kernels[custom]=$(readlink -f "$KERNEL")
+else
+	kernels[vanilla]=$ACL9P_BUILD/kernels/vanilla.bzImage
+	if "$ACL9P_TOP/scripts/series-available.sh"; then
+		kernels[patched]=$ACL9P_BUILD/kernels/patched.bzImage
+	fi
+fi
+
+cells=()
+for k in $(printf '%s\n' "${!kernels[@]}" | sort -r); do
+	for s in $servers; do
+		for a in $accesses; do
+			for c in $caches; do
+				cell=$k.$s.$a.$c
+				# shellcheck disable=SC2053 # glob match on purpose
+				[[ $cell == $filter ]] && cells+=("$cell")
+			done
+		done
+	done
+done
+[ ${#cells[@]} -gt 0 ] || die "check: no cell matches CELL='$filter'"
+
+[ "$filter" = '*' ] && rm -rf "$results"
+mkdir -p "$results" "$ACL9P_BUILD/logs"
+note "check: ${#cells[@]} cells, $jobs at a time"
+
+run_cell() {
+	local cell=$1 k s a c rest
+	k=${cell%%.*} rest=${cell#*.}
+	c=${rest##*.} rest=${rest%.*}
+	a=${rest##*.} s=${rest%.*}
+	if "$ACL9P_TOP/scripts/boot.sh" --kernel "${kernels[$k]}" --label "$k" \
+		--server "$s" --access "$a" --cache "$c" \
+		--timeout "${ACL9P_TIMEOUT:-300}" \
+		>"$ACL9P_BUILD/logs/$cell.boot.log" 2>&1; then
+		echo "  $cell: ran in $(sed -n 's/^wall_ms=//p' "$results/$cell/status") ms"
+	else
+		echo "  $cell: FAILED: $(tail -n 1 "$ACL9P_BUILD/logs/$cell.boot.log")"
+	fi
+}
+
+start=$(now_ms)
+running=0
+for cell in "${cells[@]}"; do
+	run_cell "$cell" &
+	running=$((running + 1))
+	if [ $running -ge "$jobs" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+done
+wait
+note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
+
+exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
+	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Configure and build one kernel variant out of tree, with ccache:
+#   build/obj/VARIANT       kbuild object directory
+#   build/kernels/VARIANT.bzImage  the result, replaced only when it changed
+# A second run with nothing changed only re-runs kbuild's checks.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: kernel-build.sh vanilla|patched}
+shift
+frags=${ACL9P_CONFIG_FRAGMENTS:-$ACL9P_TOP/kernel/config/acl9p.config}
+src=$ACL9P_BUILD/linux/$variant
+obj=$ACL9P_BUILD/obj/$variant
+out=$ACL9P_BUILD/kernels/$variant.bzImage
+log=$ACL9P_BUILD/logs/kernel-$variant.log
+mkdir -p "$obj" "${out%/*}" "${log%/*}"
+
+"$ACL9P_TOP/scripts/kernel-src.sh" "$variant"
+# Configuring costs seconds (tinyconfig in a scratch dir): skip it when
+# neither the fragments, the source commit nor the script changed.
+# shellcheck disable=SC2086 # the fragment list is split on purpose
+stamp=$( (cat $frags "$ACL9P_TOP/scripts/kernel-config.sh"
+	git -C "$src" rev-parse HEAD) | sha1sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.acl9p-config" 2>/dev/null)" != "$stamp" ]; then
+	# shellcheck disable=SC2086
+	"$ACL9P_TOP/scripts/kernel-config.sh" "$src" "$obj" $frags
+	echo "$stamp" >"$obj/.acl9p-config"
+fi
+
+export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache}
+export CCACHE_BASEDIR=$ACL9P_BUILD
+# Fixed identity and time so init/version.c, and with it vmlinux, are not
+# rebuilt on every run.
+export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
+export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+
+start=$(date +%s)
+if ! make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+	-j"$(nproc)" "$@" bzImage >"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
+	die "kernel: $variant build failed; full log: $log"
+fi
+cmp -s "$obj/arch/x86/boot/bzImage" "$out" ||
+	cp "$obj/arch/x86/boot/bzImage" "$out"
+note "kernel: $variant ready in $(( $(date +%s) - start )) s: ${out#$ACL9P_TOP/}"
