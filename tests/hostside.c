@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * acl9p_hostside (issue item 10).
+ *
+ * Guest -> host: each "hostcheck" test writes ACLs in a known way, fsyncs,
+ * checks the guest view and prints
+ *   # HOSTCHECK <path relative to ACL9P_MNT> <xattr> <hex|absent>
+ * for the rig to compare with what the host export stores.
+ *
+ * Host -> guest: the rig pre-populates ACL9P_MNT/hostset/ before boot with
+ *   f: u::rw-,u:1001:r--,g::r--,m::r--,o::---
+ *   d: default d:u::rwx,d:u:1002:r-x,d:g::r-x,d:m::r-x,d:o::---, mode 0750
+ * and the "hostset" tests read them (SKIP when hostset/ is missing).
+ */
+#include <linux/capability.h>
+
+#include "acl9p_test.h"
+
+A9_FIXTURE(hostcheck, A9_PROBE)
+
+TEST_F(hostcheck, access_named_users_and_groups)
+{
+	const char *t = "u::rw-,u:1001:r--,u:1002:rw-,g::r--,g:1001:r--,g:1003:rw-,m::rw-,o::---";
+
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0640, "x"));
+	ASSERT_SET(self->p, A9_XA_ACCESS, t);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
+	a9_hostcheck(self->p, A9_XA_DEFAULT, NULL, 0);
+}
+
+TEST_F(hostcheck, default_acl_on_dir)
+{
+	const char *t = "u::rwx,u:1001:rwx,g::r-x,g:1002:r-x,m::rwx,o::---";
+
+	a9_path(self->p, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->p, 0755));
+	ASSERT_SET(self->p, A9_XA_DEFAULT, t);
+	EXPECT_ACL(self->p, A9_XA_DEFAULT, t);
+	a9_hostcheck_text(self->p, A9_XA_DEFAULT, t);
+	a9_hostcheck(self->p, A9_XA_ACCESS, NULL, 0);
+}
+
+TEST_F(hostcheck, libacl_written_acl)
+{
+	const char *t = "u::rwx,u:1003:r-x,g::r-x,m::r-x,o::r--";
+
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
+	ASSERT_EQ(0, a9_lib_set_text(self->p, 0, t));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
+}
+
+TEST_F(hostcheck, large_ids)
+{
+	const char *t = "u::rw-,u:65534:r--,u:4294967294:rw-,g::r--,g:100000:r--,m::rw-,o::---";
+
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
+	ASSERT_SET(self->p, A9_XA_ACCESS, t);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
+}
+
+TEST_F(hostcheck, overwritten_acl_last_value)
+{
+	const char *t = "u::rw-,u:1002:r--,g::r--,m::r--,o::---";
+
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
+	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,u:1003:rwx,g::r--,m::rwx,o::---");
+	ASSERT_SET(self->p, A9_XA_ACCESS, t);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
+}
+
+TEST_F(hostcheck, chmod_rewrites_stored_mask)
+{
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
+	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,g::r--,m::rwx,o::---");
+	ASSERT_EQ(0, chmod(self->p, 0604));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,g::r--,m::---,o::r--");
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,g::r--,m::---,o::r--");
+}
+
+TEST_F(hostcheck, removexattr_leaves_nothing)
+{
+	a9_path(self->p, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->p, 0755));
+	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rwx,u:1001:rwx,g::r-x,m::rwx,o::r-x");
+	ASSERT_SET(self->p, A9_XA_DEFAULT, "u::rwx,u:1001:rwx,g::r-x,m::rwx,o::r-x");
+	ASSERT_EQ(0, a9_remove(self->p, A9_XA_ACCESS));
+	ASSERT_EQ(0, a9_remove(self->p, A9_XA_DEFAULT));
+	a9_hostcheck(self->p, A9_XA_ACCESS, NULL, 0);
+	a9_hostcheck(self->p, A9_XA_DEFAULT, NULL, 0);
+}
+
+TEST_F(hostcheck, equivalent_acl_leaves_nothing)
+{
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
+	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,g::r--,m::rwx,o::---");
+	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rw-,g::r--,o::r--");
+	EXPECT_MODE(self->p, 0644);
+	a9_hostcheck(self->p, A9_XA_ACCESS, NULL, 0);
+}
+
+TEST_F(hostcheck, inherited_file_and_subdir)
+{
+	const char *def = "u::rwx,u:1001:rwx,g::r-x,g:1002:rw-,m::rwx,o::r--";
+
+	a9_path(self->q, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->q, 0755));
+	ASSERT_SET(self->q, A9_XA_DEFAULT, def);
+	a9_path(self->p, self->dir, "d/f");
+	ASSERT_EQ(0, close(open(self->p, O_CREAT | O_EXCL | O_WRONLY, 0640)));
+	a9_hostcheck_text(self->p, A9_XA_ACCESS,
+			  "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
+	a9_hostcheck(self->p, A9_XA_DEFAULT, NULL, 0);
+	a9_path(self->p, self->dir, "d/s");
+	ASSERT_EQ(0, mkdir(self->p, 0750));
+	a9_hostcheck_text(self->p, A9_XA_ACCESS,
+			  "u::rwx,u:1001:rwx,g::r-x,g:1002:rw-,m::r-x,o::---");
+	a9_hostcheck_text(self->p, A9_XA_DEFAULT, def);
+}
+
+TEST_F(hostcheck, refused_value_leaves_old_value)
+{
+	const char *t = "u::rw-,u:1001:r--,g::r--,m::r--,o::---";
+
+	a9_path(self->p, self->dir, "f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
+	ASSERT_SET(self->p, A9_XA_ACCESS, t);
+	EXPECT_ERRNO(-EINVAL, a9_set_text(self->p, A9_XA_ACCESS, "u::rw-,u:1002:rw-,g::r--,o::---"));
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
+}
+
+/* ---------------------------------------------------------------- hostset */
+
+FIXTURE(hostset) {
+	char hs[PATH_MAX];
+	char p[PATH_MAX];
+	char q[PATH_MAX];
+};
+
+FIXTURE_SETUP(hostset)
+{
+	struct stat st;
+
+	umask(022);
+	a9_path(self->hs, a9_mnt(), "hostset");
+	if (stat(self->hs, &st))
+		A9_SETUP_SKIP("%s/hostset missing: the host did not pre-populate it", a9_mnt());
+}
+
+FIXTURE_TEARDOWN(hostset)
+{
+}
+
+TEST_F(hostset, file_acl_reads_back)
+{
+	a9_path(self->p, self->hs, "f");
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1001:r--,g::r--,m::r--,o::---");
+	EXPECT_EQ((ssize_t)a9_xattr_size(5), a9_get(self->p, A9_XA_ACCESS, NULL, 0));
+	EXPECT_EQ(1, a9_listed(self->p, A9_XA_ACCESS));
+	EXPECT_NOACL(self->p, A9_XA_DEFAULT);
+}
+
+TEST_F(hostset, file_mode_matches_acl)
+{
+	a9_path(self->p, self->hs, "f");
+	EXPECT_MODE(self->p, 0640);
+}
+
+TEST_F(hostset, file_acl_via_libacl)
+{
+	char t[256];
+
+	a9_path(self->p, self->hs, "f");
+	ASSERT_EQ(0, a9_lib_get_text(self->p, 0, t, sizeof(t)));
+	EXPECT_STREQ("u::rw-,u:1001:r--,g::r--,m::r--,o::---", t);
+}
+
+TEST_F(hostset, dir_default_acl_reads_back)
+{
+	a9_path(self->p, self->hs, "d");
+	EXPECT_ACL(self->p, A9_XA_DEFAULT, "u::rwx,u:1002:r-x,g::r-x,m::r-x,o::---");
+	EXPECT_EQ(1, a9_listed(self->p, A9_XA_DEFAULT));
+	/* the access ACL equals the mode: no xattr */
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	EXPECT_MODE(self->p, 0750);
+}
+
+TEST_F(hostset, host_default_inherited_by_guest_creations)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "d/%s.hostset.inherit", a9_binary());
+	a9_path(self->q, self->hs, name);
+	ASSERT_EQ(0, a9_rm_rf(self->q));
+	ASSERT_EQ(0, mkdir(self->q, 0777));
+	EXPECT_ACL(self->q, A9_XA_DEFAULT, "u::rwx,u:1002:r-x,g::r-x,m::r-x,o::---");
+	EXPECT_ACL(self->q, A9_XA_ACCESS, "u::rwx,u:1002:r-x,g::r-x,m::r-x,o::---");
+	EXPECT_MODE(self->q, 0750);
+	a9_hostcheck_text(self->q, A9_XA_ACCESS, "u::rwx,u:1002:r-x,g::r-x,m::r-x,o::---");
+	a9_hostcheck_text(self->q, A9_XA_DEFAULT, "u::rwx,u:1002:r-x,g::r-x,m::r-x,o::---");
+	a9_path(self->p, self->q, "f");
+	ASSERT_EQ(0, close(open(self->p, O_CREAT | O_EXCL | O_WRONLY, 0666)));
+	/* mask: default r-x & create mode's group rw- */
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1002:r-x,g::r-x,m::r--,o::---");
+	EXPECT_MODE(self->p, 0640);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, "u::rw-,u:1002:r-x,g::r-x,m::r--,o::---");
+}
+
+TEST_F(hostset, file_acl_decides_permission)
+{
+	struct a9_cred c1 = { .uid = 1001, .gid = 1001 }, c2 = { .uid = 1002, .gid = 1002 };
+	struct a9_open_arg a;
+	struct stat st;
+	int r;
+
+	a9_path(self->p, self->hs, "f");
+	ASSERT_EQ(0, stat(self->p, &st));
+	if (st.st_uid == 1001 || st.st_uid == 1002 || st.st_gid == 1001 || st.st_gid == 1002)
+		SKIP(return, "hostset/f owned by %u:%u, expected a non-test owner",
+		     (unsigned)st.st_uid, (unsigned)st.st_gid);
+	a = (struct a9_open_arg){ self->p, O_RDONLY, 0 };
+	A9_RUN_AS(r, &c1, a9_fn_open, &a);
+	EXPECT_EQ(0, r) TH_LOG("uid 1001 (u:1001:r--) read: %s", a9_errname(r));
+	A9_RUN_AS(r, &c2, a9_fn_open, &a);
+	EXPECT_EQ(EACCES, r) TH_LOG("uid 1002 (other ---) read: %s", a9_errname(r));
+	a.flags = O_WRONLY;
+	A9_RUN_AS(r, &c1, a9_fn_open, &a);
+	EXPECT_EQ(EACCES, r) TH_LOG("uid 1001 (u:1001:r--) write: %s", a9_errname(r));
+}
+
+TEST_HARNESS_MAIN

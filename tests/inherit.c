@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * acl9p_inherit (issue item 5): objects created in a directory with a
+ * default ACL get an access ACL derived from it, intersected with the
+ * create mode (owner, mask/group, other); directories also inherit the
+ * default ACL.  The umask is ignored where a default ACL applies and
+ * applied where none does.
+ */
+#include <sys/sysmacros.h>
+
+#include "acl9p_test.h"
+
+A9_FIXTURE(inherit, A9_PROBE)
+
+static const char *DEF = "u::rwx,u:1001:rwx,g::r-x,g:1002:rw-,m::rwx,o::r--";
+
+static void mkdefdir(struct __test_metadata *_metadata, char *p,
+		     const char *dir, const char *name, const char *def)
+{
+	a9_path(p, dir, name);
+	ASSERT_EQ(0, a9_mkdir(p, 0755));
+	ASSERT_SET(p, A9_XA_DEFAULT, def);
+}
+
+static int create(const char *path, mode_t mode)
+{
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, mode);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+TEST_F(inherit, file_gets_default_masked_by_mode_0666)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/f");
+	umask(022);
+	ASSERT_EQ(0, create(self->p, 0666));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--");
+	EXPECT_MODE(self->p, 0664);
+	EXPECT_NOACL(self->p, A9_XA_DEFAULT);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS,
+			  "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--");
+}
+
+TEST_F(inherit, file_gets_default_masked_by_mode_0600)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/f");
+	ASSERT_EQ(0, create(self->p, 0600));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::---,o::---");
+	EXPECT_MODE(self->p, 0600);
+}
+
+TEST_F(inherit, file_gets_default_masked_by_mode_0640)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/f");
+	ASSERT_EQ(0, create(self->p, 0640));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
+	EXPECT_MODE(self->p, 0640);
+}
+
+TEST_F(inherit, umask_ignored_under_default_acl)
+{
+	char t[256];
+
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/f");
+	umask(077);
+	ASSERT_EQ(0, create(self->p, 0666));
+	EXPECT_MODE(self->p, 0664);
+	ASSERT_EQ(0, a9_lib_get_text(self->p, 0, t, sizeof(t)));
+	EXPECT_STREQ("u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--", t);
+}
+
+TEST_F(inherit, umask_applied_without_default_acl)
+{
+	a9_path(self->q, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->q, 0777));
+	a9_path(self->p, self->dir, "d/f");
+	umask(027);
+	ASSERT_EQ(0, create(self->p, 0666));
+	EXPECT_MODE(self->p, 0640);
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	a9_path(self->p, self->dir, "d/sub");
+	ASSERT_EQ(0, mkdir(self->p, 0777));
+	EXPECT_MODE(self->p, 0750);
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	EXPECT_NOACL(self->p, A9_XA_DEFAULT);
+}
+
+TEST_F(inherit, minimal_default_gives_mode_without_xattr)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", "u::rwx,g::r-x,o::r--");
+	a9_path(self->p, self->dir, "d/f");
+	umask(077);
+	ASSERT_EQ(0, create(self->p, 0666));
+	EXPECT_MODE(self->p, 0644);
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	a9_hostcheck(self->p, A9_XA_ACCESS, NULL, 0);
+}
+
+TEST_F(inherit, subdir_inherits_default_and_access)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/sub");
+	umask(077);
+	ASSERT_EQ(0, mkdir(self->p, 0777));
+	EXPECT_ACL(self->p, A9_XA_DEFAULT, DEF);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, DEF);
+	EXPECT_MODE(self->p, 0774);
+	a9_hostcheck_text(self->p, A9_XA_DEFAULT, DEF);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, DEF);
+}
+
+TEST_F(inherit, subdir_mode_0700_masks_access_keeps_default)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/sub");
+	ASSERT_EQ(0, mkdir(self->p, 0700));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rwx,u:1001:rwx,g::r-x,g:1002:rw-,m::---,o::---");
+	EXPECT_ACL(self->p, A9_XA_DEFAULT, DEF);
+	EXPECT_MODE(self->p, 0700);
+}
+
+TEST_F(inherit, minimal_default_inherited_by_subdir)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", "u::rwx,g::---,o::---");
+	a9_path(self->p, self->dir, "d/sub");
+	ASSERT_EQ(0, mkdir(self->p, 0777));
+	EXPECT_ACL(self->p, A9_XA_DEFAULT, "u::rwx,g::---,o::---");
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	EXPECT_MODE(self->p, 0700);
+}
+
+TEST_F(inherit, nested_subdirs_propagate_default)
+{
+	int i;
+
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d");
+	for (i = 0; i < 3; i++) {
+		strcat(self->p, "/s");
+		ASSERT_EQ(0, mkdir(self->p, 0777));
+		EXPECT_ACL(self->p, A9_XA_DEFAULT, DEF);
+	}
+	strcat(self->p, "/f");
+	ASSERT_EQ(0, create(self->p, 0640));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
+}
+
+TEST_F(inherit, fifo_inherits_default)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/fifo");
+	umask(077);
+	ASSERT_EQ(0, mknod(self->p, S_IFIFO | 0666, 0)) TH_LOG("mknod: %s", strerror(errno));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--");
+	EXPECT_MODE(self->p, 0664);
+}
+
+TEST_F(inherit, mknod_regular_inherits_default)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/reg");
+	ASSERT_EQ(0, mknod(self->p, S_IFREG | 0660, 0)) TH_LOG("mknod: %s", strerror(errno));
+	EXPECT_ACL(self->p, A9_XA_ACCESS,
+		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::---");
+	EXPECT_MODE(self->p, 0660);
+}
+
+TEST_F(inherit, symlink_gets_no_acl)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "d/link");
+	ASSERT_EQ(0, symlink("nowhere", self->p));
+	EXPECT_NE(0, a9_get(self->p, A9_XA_ACCESS, NULL, 0));
+	EXPECT_EQ(0, a9_listed(self->p, A9_XA_ACCESS));
+}
+
+TEST_F(inherit, existing_files_not_changed_by_new_default)
+{
+	a9_path(self->q, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->q, 0755));
+	a9_path(self->p, self->dir, "d/old");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0644, NULL));
+	ASSERT_SET(self->q, A9_XA_DEFAULT, DEF);
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	EXPECT_MODE(self->p, 0644);
+}
+
+TEST_F(inherit, rename_keeps_acl_and_does_not_inherit)
+{
+	const char *plain;
+
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(self->p, self->dir, "plain");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0644, NULL));
+	/* moved into a default-ACL dir: still no ACL */
+	a9_path(self->q, self->dir, "d/moved-in");
+	ASSERT_EQ(0, rename(self->p, self->q));
+	EXPECT_NOACL(self->q, A9_XA_ACCESS);
+	EXPECT_MODE(self->q, 0644);
+	/* created there, moved out: keeps the inherited ACL */
+	a9_path(self->p, self->dir, "d/inherited");
+	ASSERT_EQ(0, create(self->p, 0640));
+	plain = "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---";
+	a9_path(self->q, self->dir, "moved-out");
+	ASSERT_EQ(0, rename(self->p, self->q));
+	EXPECT_ACL(self->q, A9_XA_ACCESS, plain);
+}
+
+TEST_F(inherit, default_with_only_named_group)
+{
+	const char *def = "u::rwx,g::---,g:1003:r-x,m::r-x,o::---";
+
+	mkdefdir(_metadata, self->q, self->dir, "d", def);
+	a9_path(self->p, self->dir, "d/f");
+	ASSERT_EQ(0, create(self->p, 0777));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rwx,g::---,g:1003:r-x,m::r-x,o::---");
+	EXPECT_MODE(self->p, 0750);
+}
+
+TEST_F(inherit, file_in_subdir_inherits_after_default_change)
+{
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	ASSERT_SET(self->q, A9_XA_DEFAULT, "u::rwx,u:1003:r--,g::r--,m::r--,o::---");
+	a9_path(self->p, self->dir, "d/f");
+	ASSERT_EQ(0, create(self->p, 0666));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1003:r--,g::r--,m::r--,o::---");
+	EXPECT_MODE(self->p, 0640);
+}
+
+TEST_HARNESS_MAIN

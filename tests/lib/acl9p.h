@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * acl9p test library: helpers shared by the acl9p_* test binaries.
+ *
+ * Nothing in here includes kselftest_harness.h (it defines non-static
+ * symbols, so it may be included by exactly one object per binary).
+ * Functions return 0 / a positive count on success and -errno on failure
+ * unless documented otherwise; the tests do the asserting.
+ */
+#ifndef ACL9P_H
+#define ACL9P_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- on-the-wire system.posix_acl_* format (include/uapi/linux/posix_acl_xattr.h) */
+#define A9_XATTR_VERSION	2
+#define A9_ACL_USER_OBJ		0x01
+#define A9_ACL_USER		0x02
+#define A9_ACL_GROUP_OBJ	0x04
+#define A9_ACL_GROUP		0x08
+#define A9_ACL_MASK		0x10
+#define A9_ACL_OTHER		0x20
+#define A9_ACL_UNDEFINED_ID	0xffffffffu
+
+#define A9_XA_ACCESS	"system.posix_acl_access"
+#define A9_XA_DEFAULT	"system.posix_acl_default"
+
+/* Linux XATTR_SIZE_MAX */
+#define A9_XATTR_SIZE_MAX	65536
+#define A9_MAX_ENTS		8192
+
+struct a9_ent {
+	uint16_t tag;
+	uint16_t perm;
+	uint32_t id;
+};
+
+static inline size_t a9_xattr_size(int nents)
+{
+	return 4 + 8 * (size_t)nents;
+}
+
+/*
+ * Encode entries exactly in the order given (no sorting, no checks) with
+ * the given header version.  Returns the number of bytes written, or
+ * -ERANGE if buf is too small.
+ */
+ssize_t a9_encode(void *buf, size_t bufsz, uint32_t version,
+		  const struct a9_ent *e, int n);
+
+/*
+ * Parse a short ACL text ("u::rw-,u:1001:r--,g::r-x,g:7:rwx,m::rwx,o::---",
+ * also accepts "user:", "group:", "mask:", "other:" and perms like "rw" or
+ * "6") into entries, in the given order.  Returns the count or -EINVAL.
+ */
+int a9_parse(const char *text, struct a9_ent *out, int max);
+
+/* a9_parse + a9_encode with version 2; aborts the process on bad text. */
+ssize_t a9_build(void *buf, size_t bufsz, const char *text);
+
+/*
+ * Decode xattr bytes into short text (same syntax as a9_parse, ids
+ * numeric, entries in stored order).  Malformed input is rendered as
+ * "<bad:...>".  Returns out.
+ */
+char *a9_decode(const void *buf, size_t len, char *out, size_t outsz);
+
+/* lower-case hex of buf; returns out (outsz must be >= 2*len+1) */
+char *a9_hex(const void *buf, size_t len, char *out, size_t outsz);
+
+/* ---- raw xattr access (no symlink following) */
+/* getxattr into buf; returns size or -errno */
+ssize_t a9_get(const char *path, const char *name, void *buf, size_t sz);
+/* read the ACL xattr and decode it to text; returns 0 or -errno */
+int a9_get_text(const char *path, const char *name, char *out, size_t outsz);
+/* setxattr of the ACL given as text (v2); returns 0 or -errno */
+int a9_set_text(const char *path, const char *name, const char *text);
+/* setxattr raw bytes; returns 0 or -errno */
+int a9_set_raw(const char *path, const char *name, const void *v, size_t n);
+/* removexattr; returns 0 or -errno */
+int a9_remove(const char *path, const char *name);
+/* true if listxattr(path) contains name; -errno on error */
+int a9_listed(const char *path, const char *name);
+
+/* ---- libacl wrappers */
+/* acl_get_file + acl_to_any_text(",", TEXT_ABBREVIATE); 0 or -errno */
+int a9_lib_get_text(const char *path, int deflt, char *out, size_t outsz);
+/* acl_from_text + acl_set_file; 0 or -errno */
+int a9_lib_set_text(const char *path, int deflt, const char *text);
+
+/* ---- environment */
+const char *a9_env(const char *name, const char *dflt);
+const char *a9_mnt(void);		/* ACL9P_MNT, default /mnt/share */
+const char *a9_local(void);		/* ACL9P_LOCAL, default /mnt/local */
+bool a9_access_client(void);		/* ACL9P_ACCESS == client (default) */
+const char *a9_binary(void);		/* e.g. "acl9p_roundtrip" */
+
+/* build "<dir>/<name>" into buf (PATH_MAX bytes); returns buf */
+char *a9_path(char *buf, const char *dir, const char *name);
+
+/* rm -rf; returns 0 or -errno */
+int a9_rm_rf(const char *path);
+/*
+ * Create a fresh directory root/name (removing an older one), mode 0755
+ * regardless of umask.  Writes its path to out.  0 or -errno.
+ */
+int a9_mkworkdir(const char *root, const char *name, char *out, size_t outsz);
+/*
+ * Probe whether POSIX ACLs can be set in dir: creates a scratch file and
+ * sets an extended access ACL.  0 if supported, -EOPNOTSUPP if not,
+ * another -errno on an unexpected failure (the caller must not skip then).
+ */
+int a9_probe_acl(const char *dir);
+
+/* create a regular file with exactly this mode (fchmod after create) */
+int a9_mkfile(const char *path, mode_t mode, const char *content);
+/* mkdir with exactly this mode */
+int a9_mkdir(const char *path, mode_t mode);
+/* open + fsync + close (works for directories) */
+int a9_fsync_path(const char *path);
+/* st_mode & 07777, or -errno */
+int a9_mode(const char *path);
+/* read whole small file into buf (NUL-terminated); length or -errno */
+ssize_t a9_read_file(const char *path, char *buf, size_t sz);
+
+/*
+ * Emit "# HOSTCHECK <path relative to ACL9P_MNT> <name> <hex|absent>" on
+ * stdout (flushed).  path must be under a9_mnt().  value NULL = absent.
+ * The file is fsync'ed first.  Values over A9_HOSTCHECK_MAX bytes are not
+ * checked (a diagnostic says so).
+ */
+#define A9_HOSTCHECK_MAX 8192
+void a9_hostcheck(const char *path, const char *name, const void *value,
+		  size_t len);
+/* same, taking the expected ACL as text (NULL = absent) */
+void a9_hostcheck_text(const char *path, const char *name, const char *text);
+
+/* ---- processes */
+struct a9_cred {
+	uid_t uid;
+	gid_t gid;
+	int ngroups;
+	gid_t groups[16];
+	int ncaps;		/* capabilities kept (CAP_* numbers) */
+	int caps[8];
+};
+
+/* exit status the child uses when it cannot switch identity */
+#define A9_NOSWITCH	250
+/*
+ * Fork, switch to the credentials (setgroups, libcap-ng change_id with all
+ * other capabilities cleared), verify the switch, run fn(arg) and return
+ * its result (expected: 0 or a positive errno value, < 200).  Returns
+ * -A9_NOSWITCH if the identity switch failed, -1 on fork/wait problems.
+ */
+typedef int (*a9_fn)(void *arg);
+int a9_run_as(const struct a9_cred *c, a9_fn fn, void *arg);
+
+/* convenient fn for a9_run_as: open(path, flags) and close; errno or 0 */
+struct a9_open_arg {
+	const char *path;
+	int flags;
+	mode_t mode;
+};
+int a9_fn_open(void *arg);
+
+/*
+ * Run argv (argv[0] an absolute path) in cwd (NULL = unchanged) with
+ * stdout captured into out (NUL-terminated, truncated to outsz-1) and
+ * stderr into err (may be NULL).  Returns the exit status (0..255), or
+ * -1 if it did not exit normally or could not be started.
+ */
+int a9_run_cmd(const char *cwd, char *const argv[], char *out, size_t outsz,
+	       char *err, size_t errsz);
+/* path of an acl tool: /bin/NAME if executable, else /usr/bin/NAME */
+const char *a9_tool(const char *name);
+
+/* replace every occurrence of from by to in s (in place, to shorter/equal) */
+void a9_strreplace(char *s, const char *from, const char *to);
+
+/* errno name, e.g. "EINVAL" (for messages) */
+const char *a9_errname(int err);
+
+#endif

@@ -1,0 +1,42 @@
+/* The run as a whole: one cell per results subdirectory
+ * <kernel>.<server>.<access>.<cache>, with its status and parsed tests,
+ * classified against the xfail lists. */
+#ifndef ACL9P_REPORT_CELLS_H
+#define ACL9P_REPORT_CELLS_H
+
+#include "expect.h"
+#include "ktap.h"
+#include "status.h"
+
+struct counts {
+	unsigned pass, fail, skip, xfail, xpass;
+};
+
+struct cell {
+	char *name;
+	char *kernel; /* vanilla, patched, custom, ... */
+	char *config; /* server.access.cache: what A/B pairs share */
+	struct status st;
+	int has_ktap;
+	struct test_list tests;
+	/* The pseudo-test <cell>.boot: the guest run itself went wrong. */
+	int boot_failed;
+	char *boot_reason;
+	const struct expect_entry *boot_entry; /* xfail'd boot failure */
+	struct counts c; /* boot failure included in c.fail (or c.xfail) */
+};
+
+struct run {
+	struct cell *v;
+	size_t n, cap;
+};
+
+/* Returns 0, or -1 after one line on stderr (unreadable dir, no cells). */
+int run_load(struct run *r, const char *results, const char *filter);
+/* Call once after run_load, before diff. */
+void run_classify(struct run *r, struct expectations *ex);
+void run_free(struct run *r);
+
+int kernel_rank(const char *kernel);
+
+#endif

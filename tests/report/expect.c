@@ -1,0 +1,152 @@
+#include "expect.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *next_field(char **p)
+{
+	char *s = (char *)skip_ws(*p);
+	if (!*s)
+		return NULL;
+	char *e = s;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	if (*e)
+		*e++ = 0;
+	*p = e;
+	return s;
+}
+
+static int load_file(const char *path, struct expect_list *l)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "acl9p-report: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	char *buf = NULL, *line;
+	size_t cap = 0;
+	int lineno = 0, rc = 0;
+	while ((line = read_clean_line(f, &buf, &cap))) {
+		lineno++;
+		line = trim(line);
+		if (!*line || *line == '#')
+			continue;
+		char *p = line;
+		char *cg = next_field(&p), *tg = next_field(&p);
+		char *reason = tg ? trim(p) : NULL;
+		/* A bare pattern would silently excuse failures with no record
+		 * of why; insist on a reason. */
+		if (!reason || !*reason) {
+			fprintf(stderr,
+				"acl9p-report: %s:%d: format error: expected "
+				"'<cell-glob> <test-glob> <reason...>'\n",
+				path, lineno);
+			rc = -1;
+			break;
+		}
+		grow(&l->v, &l->cap, l->n, sizeof(*l->v));
+		struct expect_entry *e = &l->v[l->n++];
+		e->file = xstrdup(path);
+		e->line = lineno;
+		e->cell_glob = xstrdup(cg);
+		e->test_glob = xstrdup(tg);
+		e->reason = xstrdup(reason);
+		e->flaky = starts_with(reason, "flaky:");
+		e->used = 0;
+	}
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int expect_load(const char *dir, struct expectations *ex)
+{
+	memset(ex, 0, sizeof(*ex));
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "acl9p-report: --expected %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	/* Sorted, so "first match wins" does not depend on readdir order. */
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *nm = de->d_name;
+		size_t len = strlen(nm);
+		if (!starts_with(nm, "xfail.") || nm[len - 1] == '~')
+			continue; /* editor backups are not lists */
+		grow(&names, &cap, n, sizeof(*names));
+		names[n++] = xstrdup(nm);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+		struct stat sb;
+		if (rc == 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+			rc = load_file(path, &ex->xfail);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+
+	if (rc == 0) {
+		char *path = xasprintf("%s/differences", dir);
+		if (access(path, F_OK) == 0)
+			rc = load_file(path, &ex->differences);
+		free(path);
+	}
+	if (rc)
+		expect_free(ex);
+	return rc;
+}
+
+static void list_free(struct expect_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].file);
+		free(l->v[i].cell_glob);
+		free(l->v[i].test_glob);
+		free(l->v[i].reason);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void expect_free(struct expectations *ex)
+{
+	list_free(&ex->xfail);
+	list_free(&ex->differences);
+}
+
+const struct expect_entry *expect_match(struct expect_list *l,
+					const char *cell, const char *test)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct expect_entry *e = &l->v[i];
+		if (fnmatch(e->cell_glob, cell, 0) == 0 &&
+		    fnmatch(e->test_glob, test, 0) == 0) {
+			e->used++;
+			return e;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,35 @@
+/* Expected-results lists from tests/expected/:
+ *   xfail.*      "<cell-glob> <test-glob> <reason...>"
+ *   differences  "<server.access.cache-glob> <test-glob> <reason...>"
+ * Globs are fnmatch(3) patterns; first matching entry wins. */
+#ifndef ACL9P_REPORT_EXPECT_H
+#define ACL9P_REPORT_EXPECT_H
+
+#include <stddef.h>
+
+struct expect_entry {
+	char *file;   /* path as shown in messages */
+	int line;
+	char *cell_glob, *test_glob, *reason;
+	int flaky;    /* reason starts with "flaky:": a pass is fine too */
+	unsigned used;/* matched something this run */
+};
+
+struct expect_list {
+	struct expect_entry *v;
+	size_t n, cap;
+};
+
+struct expectations {
+	struct expect_list xfail, differences;
+};
+
+/* Returns 0, or -1 after printing one "file:line: ..." line on stderr. */
+int expect_load(const char *dir, struct expectations *ex);
+void expect_free(struct expectations *ex);
+
+/* First entry matching; NULL if none.  Marks the entry used. */
+const struct expect_entry *expect_match(struct expect_list *l,
+					const char *cell, const char *test);
+
+#endif

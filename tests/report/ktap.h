@@ -1,0 +1,57 @@
+/* KTAP parser for the guest's ktap.txt: several kselftest-harness outputs
+ * concatenated, each introduced by "# ACL9P-BINARY <name>" from the guest
+ * init (and one "hostcheck" block the rig appends). */
+#ifndef ACL9P_REPORT_KTAP_H
+#define ACL9P_REPORT_KTAP_H
+
+#include <stddef.h>
+
+#define MAX_DIAG 5 /* diagnostic lines kept per test: enough for the
+		    * first failed assertion, short enough to scan */
+
+/* What the guest said, before the expected lists are applied. */
+enum raw_result {
+	RAW_PASS,
+	RAW_FAIL,
+	RAW_SKIP,
+	RAW_XFAIL,   /* harness itself reported "ok .. # XFAIL" */
+	RAW_XPASS,   /* harness itself reported "ok .. # XPASS" */
+	RAW_MISSING, /* announced by the plan, never reported */
+};
+
+/* Final classification, after tests/expected/xfail.* */
+enum verdict { V_PASS, V_FAIL, V_SKIP, V_XFAIL, V_XPASS };
+
+/* Plans and test numbers above this are console garbage, not a harness
+ * (the biggest kselftest binaries have a few hundred tests); believing
+ * "1..99999999" would invent millions of missing tests. */
+#define MAX_TESTNUM 10000
+
+struct expect_entry;
+
+struct test {
+	char *binary;
+	char *name;   /* as in the ok line; "#N" until resolved if unknown */
+	char *full;   /* binary.name */
+	int number;   /* TAP test number, 0 if none */
+	int unnamed;  /* missing test whose name the output never gave */
+	enum raw_result raw;
+	char *reason; /* directive text, failure comment, why missing */
+	char *diag[MAX_DIAG];
+	size_t ndiag, ndiag_total;
+	enum verdict verdict;
+	const struct expect_entry *entry; /* xfail entry that matched */
+};
+
+struct test_list {
+	struct test *v;
+	size_t n, cap;
+};
+
+/* Parse a ktap.txt.  Never fails on content: unknown lines are ignored.
+ * Returns -1 only when the file cannot be opened (errno set). */
+int ktap_parse_file(const char *path, struct test_list *out);
+void test_set_name(struct test *t, const char *name);
+void test_list_free(struct test_list *l);
+
+#endif

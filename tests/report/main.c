@@ -1,0 +1,101 @@
+/* acl9p-report: turn the rig's results tree into a verdict.
+ *
+ *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
+ *
+ * Reads R/<kernel>.<server>.<access>.<cache>/{ktap.txt,status}, applies
+ * DIR/xfail.* and DIR/differences, prints the report on stdout (last line
+ * "N passed, N failed, N skipped"), writes R/summary.md and R/junit.xml.
+ * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
+#include "cells.h"
+#include "diff.h"
+#include "expect.h"
+#include "junit.h"
+#include "summary.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(const char *why)
+{
+	fprintf(stderr, "acl9p-report: %s; usage: acl9p-report --results R "
+		"--expected DIR [--cell-filter GLOB]\n", why);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *results = NULL, *expected = NULL, *filter = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+		const char *a = argv[i], *val = NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("usage: acl9p-report --results R --expected DIR [--cell-filter GLOB]\n");
+			return 0;
+		}
+		static const char *const opts[] = { "--results", "--expected",
+						     "--cell-filter" };
+		const char **slots[] = { &results, &expected, &filter };
+		for (size_t k = 0; k < 3; k++) {
+			size_t n = strlen(opts[k]);
+			if (!strncmp(a, opts[k], n) && (a[n] == 0 || a[n] == '=')) {
+				slot = slots[k];
+				val = a[n] == '=' ? a + n + 1 : NULL;
+			}
+		}
+		if (!slot) {
+			char *m = xasprintf("unknown argument '%s'", a);
+			usage(m); /* exits; m is reclaimed by the OS */
+		}
+		if (!val) {
+			if (i + 1 >= argc)
+				usage("option needs a value");
+			val = argv[++i];
+		}
+		if (!*val)
+			usage("empty option value");
+		*slot = val;
+	}
+	if (!results || !expected)
+		usage("--results and --expected are required");
+
+	struct expectations ex;
+	if (expect_load(expected, &ex))
+		return 2;
+	struct run run;
+	if (run_load(&run, results, filter)) {
+		expect_free(&ex);
+		return 2;
+	}
+	run_classify(&run, &ex);
+	struct diff_result diff;
+	diff_run(&run, &ex, &diff);
+
+	int rc = 0;
+	char *md = xasprintf("%s/summary.md", results);
+	char *ju = xasprintf("%s/junit.xml", results);
+	if (summary_markdown(md, &run, &diff, &ex, expected)) {
+		fprintf(stderr, "acl9p-report: cannot write %s: %s\n", md, strerror(errno));
+		rc = 2;
+	} else if (junit_write(ju, &run, &diff)) {
+		fprintf(stderr, "acl9p-report: cannot write %s: %s\n", ju, strerror(errno));
+		rc = 2;
+	}
+	/* stdout last, so its final line is the verdict even if a file
+	 * could not be written. */
+	summary_text(stdout, &run, &diff, &ex, expected, filter != NULL);
+	struct totals t = totals_of(&run, &diff);
+	if (rc == 0)
+		rc = t.failed ? 1 : 0;
+	if (fflush(stdout) != 0)
+		rc = 2;
+
+	free(md);
+	free(ju);
+	diff_free(&diff);
+	run_free(&run);
+	expect_free(&ex);
+	return rc;
+}

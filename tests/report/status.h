@@ -1,0 +1,19 @@
+/* The rig's per-cell "status" file: key=value lines. */
+#ifndef ACL9P_REPORT_STATUS_H
+#define ACL9P_REPORT_STATUS_H
+
+struct status {
+	int present;  /* the file existed */
+	int has_exit; /* an exit= line was there */
+	long exit_code; /* guest exit code, -1 when the rig could not get one */
+	int timeout, splat;
+	long wall_ms;   /* -1 unknown */
+	char *reason;   /* never NULL */
+	char *console;  /* never NULL */
+};
+
+/* Missing file is not an error here (present=0); the caller decides. */
+void status_read(const char *path, struct status *st);
+void status_free(struct status *st);
+
+#endif

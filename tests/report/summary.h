@@ -1,0 +1,25 @@
+/* Human-readable output: the stdout report and R/summary.md. */
+#ifndef ACL9P_REPORT_SUMMARY_H
+#define ACL9P_REPORT_SUMMARY_H
+
+#include <stdio.h>
+
+#include "cells.h"
+#include "diff.h"
+
+struct totals {
+	unsigned long passed, failed, skipped, xfail;
+};
+
+struct totals totals_of(const struct run *r, const struct diff_result *d);
+
+/* Ends with the line "N passed, N failed, N skipped". */
+void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
+		  const struct expectations *ex, const char *expected_dir,
+		  int filtered);
+/* Returns 0, or -1 with errno set. */
+int summary_markdown(const char *path, const struct run *r,
+		     const struct diff_result *d, const struct expectations *ex,
+		     const char *expected_dir);
+
+#endif
