@@ -253,8 +253,15 @@ static int run_limited(char *const argv[], int out_fd, int timeout)
 	if (pid == 0) {
 		/* Own process group, so a timeout kills forked tests too. */
 		setpgid(0, 0);
-		if (out_fd >= 0)
+		/*
+		 * The harness writes its assertion messages ("# file:line:
+		 * Expected ...") to stderr: KTAP diagnostics belong with
+		 * the results, not in the console log.
+		 */
+		if (out_fd >= 0) {
 			dup2(out_fd, STDOUT_FILENO);
+			dup2(out_fd, STDERR_FILENO);
+		}
 		if (chdir("/") != 0)
 			_exit(126);
 		execv(argv[0], argv);
