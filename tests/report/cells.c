@@ -221,8 +221,9 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 		sb_add(&sb, "timeout; ");
 	if (c->st.splat)
 		sb_add(&sb, "kernel splat (oops/BUG/WARNING) on console; ");
-	/* The guest exits nonzero when a test failed; that is explained by
-	 * the ktap.  A nonzero exit with all tests fine is not. */
+	/* A nonzero exit is explained when the ktap shows failed or missing
+	 * tests (e.g. exit -1 from a guest that died mid-run is reported
+	 * test by test); with every test fine it is a failure of its own. */
 	if (c->st.present && c->st.exit_code != 0 && !explained) {
 		if (c->st.exit_code == -1)
 			sb_add(&sb, "no guest exit code; ");

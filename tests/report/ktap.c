@@ -14,6 +14,7 @@ struct block {
 	long plan;          /* -1: no plan line seen */
 	char *plan_skip;    /* "1..0 # SKIP why" */
 	char *bail;         /* "Bail out! why" */
+	char *killed;       /* "# ACL9P-TIMEOUT <binary> <secs>" from the init */
 	unsigned char *seen;/* seen[n]: test number n was reported */
 	size_t seen_cap;
 	long last;          /* highest number reported so far */
@@ -100,7 +101,10 @@ static void block_open(struct block *b, const char *binary)
 static void block_close(struct block *b, struct test_list *out, int at_eof)
 {
 	char *why;
-	if (b->bail)
+	if (b->killed)
+		why = xasprintf("no result (binary killed by the guest init after %s s)",
+				b->killed);
+	else if (b->bail)
 		why = xasprintf("no result (Bail out! %s)", b->bail);
 	else if (at_eof)
 		why = xstrdup("no result (guest stopped)");
@@ -132,13 +136,14 @@ static void block_close(struct block *b, struct test_list *out, int at_eof)
 	} else if (b->plan < 0 && b->nresults == 0) {
 		/* A binary that printed nothing usable did not test anything. */
 		add_test(out, b->binary, "(binary)", 0, RAW_FAIL,
-			 b->bail ? why : "no TAP output from this binary");
+			 b->bail || b->killed ? why : "no TAP output from this binary");
 	}
 	free(why);
 	diag_reset(b);
 	free(b->binary);
 	free(b->plan_skip);
 	free(b->bail);
+	free(b->killed);
 	free(b->seen);
 	free(b->running);
 	memset(b, 0, sizeof(*b));
@@ -245,6 +250,9 @@ static int is_harness_noise(const char *c, const char *running)
 			return 1;
 	if (word_is(c, "SKIP") || word_is(c, "XFAIL") || word_is(c, "XPASS"))
 		return 1;
+	/* Data for the host-side checker, not a diagnostic. */
+	if (starts_with(c, "HOSTCHECK ") || starts_with(c, "acl9p: no HOSTCHECK"))
+		return 1;
 	if (word_is(c, "OK") || word_is(c, "FAIL")) {
 		const char *rest = skip_ws(c + (word_is(c, "OK") ? 2 : 4));
 		return running == NULL || strcmp(rest, running) == 0 || !*rest;
@@ -273,6 +281,24 @@ int ktap_parse_file(const char *path, struct test_list *out)
 				block_close(&b, out, !strcmp(nm, "hostcheck"));
 			block_open(&b, nm);
 			open = 1;
+			continue;
+		}
+		/* The guest init wrote this after its last binary: whatever is
+		 * missing now was not lost to a dying guest. */
+		if (starts_with(line, "# ACL9P-DONE")) {
+			if (open)
+				block_close(&b, out, 0);
+			open = 0;
+			continue;
+		}
+		if (starts_with(line, "# ACL9P-TIMEOUT")) {
+			/* "# ACL9P-TIMEOUT <binary> <secs>": the init killed it. */
+			if (open) {
+				char *rest = trim(line + strlen("# ACL9P-TIMEOUT"));
+				char *sp = strrchr(rest, ' ');
+				free(b.killed);
+				b.killed = xstrdup(sp ? trim(sp + 1) : "?");
+			}
 			continue;
 		}
 		int is_version = starts_with(line, "TAP version") ||

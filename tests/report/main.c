@@ -60,13 +60,21 @@ int main(int argc, char **argv)
 	}
 	if (!results || !expected)
 		usage("--results and --expected are required");
+	/* "R/" would print as "R//summary.md" in messages. */
+	char *res = xstrdup(results);
+	for (size_t n = strlen(res); n > 1 && res[n - 1] == '/'; n--)
+		res[n - 1] = 0;
+	results = res;
 
 	struct expectations ex;
-	if (expect_load(expected, &ex))
+	if (expect_load(expected, &ex)) {
+		free(res);
 		return 2;
+	}
 	struct run run;
 	if (run_load(&run, results, filter)) {
 		expect_free(&ex);
+		free(res);
 		return 2;
 	}
 	run_classify(&run, &ex);
@@ -97,5 +105,6 @@ int main(int argc, char **argv)
 	diff_free(&diff);
 	run_free(&run);
 	expect_free(&ex);
+	free(res);
 	return rc;
 }
