@@ -11,6 +11,7 @@
 #   --initrd PATH       initramfs (default build/guest/initramfs.cpio.gz)
 #   --out DIR           results dir (default build/results/CELL)
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
+#   --append TEXT       more kernel command line (later acl9p.* win)
 #
 # The cell's results land in DIR: ktap.txt (second serial port, raw),
 # console.log (first serial port), qemu.log, status (key=value, read by
@@ -22,6 +23,7 @@ set -eu
 
 kernel= label=custom server=qemu-passthrough access=client cache=none
 mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio.gz out= timeout=600
+extra=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--initrd) initrd=$2 ;;
 	--out) out=$2 ;;
 	--timeout) timeout=$2 ;;
+	--append) extra=$2 ;;
 	*) die "boot: unknown option $1" ;;
 	esac
 	shift 2
@@ -68,6 +71,7 @@ diod)
 *) die "boot: unknown server '$server'" ;;
 esac
 [ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments"
+[ -z "$extra" ] || append="$append $extra"
 
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
 

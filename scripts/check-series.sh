@@ -1,0 +1,123 @@
+#!/bin/bash
+# Prove the series bisectable and warning-neutral:
+#  1. every prefix of kernel/patches/series builds bzImage with the rig's
+#     configuration (one commit per patch, refs/acl9p/step/NNNN, checked
+#     out in turn in build/linux/series so each step rebuilds only what
+#     its patch touched);
+#  2. with kernel/config/wide.config (every subsystem the series touches),
+#     the directories the series changes compile with the full series and
+#     with vanilla, and the patched build has no warning vanilla lacks;
+#  3. scripts/checkpatch.pl reports no error on any patch.
+# Logs: build/logs/series-*.log; a summary table on stdout.
+#
+# Environment: ACL9P_SERIES_WIDE=0 skips step 2 (it takes the longest).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+"$ACL9P_TOP/scripts/series-available.sh" ||
+	die "check-series: kernel/patches/series lists no patch"
+"$ACL9P_TOP/scripts/kernel-src.sh" patched
+
+repo=$ACL9P_BUILD/linux/vanilla
+wt=$ACL9P_BUILD/linux/series
+logs=$ACL9P_BUILD/logs
+mkdir -p "$logs"
+fail=0
+export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache} CCACHE_BASEDIR=$ACL9P_BUILD
+export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
+export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+
+if [ ! -e "$wt/.git" ]; then
+	rm -rf "$wt"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$wt" pristine
+fi
+
+# build SRC OBJ LOG FRAGMENTS TARGETS...: configure and build; prints secs.
+build() {
+	local src=$1 obj=$2 log=$3 frags=$4 t0
+	shift 4
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # fragment list split on purpose
+	"$ACL9P_TOP/scripts/kernel-config.sh" "$src" "$obj" $frags >"$log" 2>&1 &&
+		make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+			-j"$(nproc)" "$@" >>"$log" 2>&1
+	local rc=$?
+	echo $(( $(date +%s) - t0 ))
+	return $rc
+}
+
+# warnings LOG: the warnings of a build, without line numbers, which
+# patches shift, and without the tree's path, which differs per tree.
+warnings() {
+	grep -E 'warning:' "$1" | sed -E \
+		-e 's#^.*/build/linux/[^/]+/##' -e 's#:[0-9]+:[0-9]+:#:#' | sort -u
+}
+
+echo "== step builds (tinyconfig + acl9p.config)"
+printf '%-5s %-60s %6s %s\n' step patch secs result
+total0=$(date +%s)
+for ref in $(git -C "$repo" for-each-ref --format='%(refname)' refs/acl9p/step); do
+	n=${ref##*/}
+	subj=$(git -C "$repo" log -1 --format=%s "$ref")
+	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$ref"
+	log=$logs/series-step-$n.log
+	if secs=$(build "$wt" "$ACL9P_BUILD/obj/series" "$log" \
+		"$ACL9P_TOP/kernel/config/acl9p.config" bzImage); then
+		res=ok
+	else
+		res="FAILED ($log)"
+		fail=1
+	fi
+	printf '%-5s %-60.60s %6s %s\n' "$n" "$subj" "$secs" "$res"
+done
+echo "steps built in $(( $(date +%s) - total0 )) s"
+
+echo "== checkpatch"
+for p in $(sed -e 's/#.*//' "$ACL9P_TOP/kernel/patches/series" | grep -v '^[[:space:]]*$'); do
+	out=$("$wt/scripts/checkpatch.pl" --no-tree --terse --show-types \
+		"$ACL9P_TOP/kernel/patches/$p" 2>&1 || true)
+	e=$(printf '%s\n' "$out" | grep -c ': ERROR:' || true)
+	w=$(printf '%s\n' "$out" | grep -c ': WARNING:' || true)
+	c=$(printf '%s\n' "$out" | grep -c ': CHECK:' || true)
+	printf '%-60.60s errors %s warnings %s checks %s\n' "$p" "$e" "$w" "$c"
+	printf '%s\n' "$out" >"$logs/series-checkpatch-${p%.patch}.log"
+	[ "$e" -eq 0 ] || fail=1
+done
+
+if [ "${ACL9P_SERIES_WIDE:-1}" != 0 ]; then
+	wide=$ACL9P_TOP/kernel/config/wide.config
+	[ -f "$wide" ] || die "check-series: $wide missing"
+	# The directories and objects the series touches.
+	dirs=$(git -C "$repo" diff --name-only pristine "$(git -C "$wt" rev-parse HEAD)" |
+		grep -E '\.[ch]$' | grep -vE '^(include|Documentation|tools)/' |
+		sed -E 's#/[^/]+$#/#' | sort -u | tr '\n' ' ')
+	echo "== wide build: $dirs"
+	# build/linux/vanilla is the pristine tree; the series worktree is
+	# at the last step after the loop above.
+	for v in vanilla patched; do
+		src=$repo
+		[ $v = vanilla ] || src=$wt
+		log=$logs/series-wide-$v.log
+		# shellcheck disable=SC2086 # directory targets split on purpose
+		if secs=$(build "$src" "$ACL9P_BUILD/obj/wide-$v" "$log" \
+			"$ACL9P_TOP/kernel/config/acl9p.config $wide" $dirs); then
+			echo "wide $v: built in $secs s, $(warnings "$log" | wc -l) distinct warnings"
+		else
+			echo "wide $v: FAILED after $secs s ($log)"
+			fail=1
+		fi
+	done
+	new=$(comm -13 <(warnings "$logs/series-wide-vanilla.log") \
+		<(warnings "$logs/series-wide-patched.log"))
+	if [ -n "$new" ]; then
+		echo "new warnings with the series:"
+		printf '  %s\n' "$new"
+		fail=1
+	else
+		echo "no new warnings with the series"
+	fi
+fi
+
+[ $fail -eq 0 ] && echo "check-series: PASS" || echo "check-series: FAIL"
+exit $fail
