@@ -146,4 +146,58 @@ TEST_F(probe, listxattr_size_query_matches_list)
 	EXPECT_EQ(ERANGE, errno);
 }
 
+/*
+ * setxattr flags on ACL names: Linux's ACL handlers ignore XATTR_CREATE and
+ * XATTR_REPLACE (the value is an ACL, not a stored attribute).  Compare
+ * the share with the local tmpfs of the same kernel.
+ */
+static int flag_case(const char *base, int with_acl, int flags, char *txt, size_t sz)
+{
+	char p[PATH_MAX];
+	unsigned char v[128];
+	ssize_t n;
+	int r;
+
+	a9_path(p, base, "f");
+	r = a9_mkfile(p, 0640, NULL);
+	if (r)
+		return 1000 - r;
+	if (with_acl) {
+		r = a9_set_text(p, A9_XA_ACCESS, "u::rw-,u:1001:r--,g::r--,m::r--,o::---");
+		if (r)
+			return 2000 - r;
+	}
+	n = a9_build(v, sizeof(v), "u::rw-,u:1002:rw-,g::r--,m::rw-,o::---");
+	r = A9_ERR(lsetxattr(p, A9_XA_ACCESS, v, (size_t)n, flags));
+	a9_get_text(p, A9_XA_ACCESS, txt, sz);
+	return r;
+}
+
+static void flags_same_as_local(struct __test_metadata *_metadata,
+				const char *dir, const char *ldir,
+				int with_acl, int flags)
+{
+	char ts[256], tl[256];
+	int rs, rl;
+
+	rs = flag_case(dir, with_acl, flags, ts, sizeof(ts));
+	if (!ldir[0]) {
+		EXPECT_ERRNO(0, rs);
+		return;
+	}
+	rl = flag_case(ldir, with_acl, flags, tl, sizeof(tl));
+	EXPECT_ERRNO(rl, rs);
+	EXPECT_STREQ(tl, ts);
+}
+
+TEST_F(probe, xattr_create_flag_on_existing_acl_same_as_local)
+{
+	flags_same_as_local(_metadata, self->dir, self->ldir, 1, XATTR_CREATE);
+}
+
+TEST_F(probe, xattr_replace_flag_on_missing_acl_same_as_local)
+{
+	flags_same_as_local(_metadata, self->dir, self->ldir, 0, XATTR_REPLACE);
+}
+
 TEST_HARNESS_MAIN
