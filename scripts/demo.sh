@@ -14,7 +14,7 @@ elif "$ACL9P_TOP/scripts/series-available.sh"; then
 else
 	kernel=$ACL9P_BUILD/kernels/vanilla.bzImage label=vanilla
 fi
-access=${ACCESS:-client}
+accesses=${ACCESS:-client user}
 
 host_view() {
 	local server=$1 path=$2 name hex scratch
@@ -34,22 +34,26 @@ host_view() {
 	rm -rf "$scratch"
 }
 
-echo
-echo "=== demo: $label kernel, access=$access: getfacl in the guest | on the host"
-for server in qemu-passthrough qemu-mapped-xattr diod; do
-	out=$ACL9P_BUILD/demo/$server
-	if ! "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --label "$label" \
-		--server "$server" --access "$access" --cache none --mode demo \
-		--out "$out" --timeout 120 2>"$out.err"; then
-		echo "--- $server: boot failed: $(tail -n 1 "$out.err")"
-		continue
-	fi
-	export_dir=$(sed -n 's/^export=//p' "$out/status")
-	for f in demo.txt demo.dir; do
-		echo "--- $server: $f"
-		pr -m -t -w 80 \
-			<(sed -n "/^=== getfacl -n $f/,/^===/p" "$out/ktap.txt" |
-				grep -v '^===' | sed 's/^# file: /# file: (guest) /') \
-			<(host_view "$server" "$export_dir/$f")
+for access in $accesses; do
+	echo
+	echo "=== demo: $label kernel, access=$access: getfacl in the guest | on the host"
+	for server in qemu-passthrough qemu-mapped-xattr diod; do
+		out=$ACL9P_BUILD/demo/$server.$access
+		mkdir -p "${out%/*}"
+		if ! "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --label "$label" \
+			--server "$server" --access "$access" --cache none --mode demo \
+			--out "$out" --timeout 120 2>"$out.err"; then
+			echo "--- $server: boot failed: $(tail -n 1 "$out.err")"
+			continue
+		fi
+		export_dir=$(sed -n 's/^export=//p' "$out/status")
+		for f in demo.txt demo.dir; do
+			echo "--- $server: $f"
+			pr -m -t -w 80 \
+				<(sed -n "/^=== getfacl -n $f/,/^===/p" "$out/ktap.txt" |
+					grep -v -e '^===' -e '^# ACL9P' |
+					sed 's/^# file: /# file: (guest) /') \
+				<(host_view "$server" "$export_dir/$f")
+		done
 	done
 done
