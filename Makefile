@@ -7,6 +7,8 @@
 #   make kernel  build the patched kernel (make kernel-vanilla: vanilla)
 #   make guest   build the initramfs (init, tests, getfacl/setfacl)
 #   make deps    install the Debian packages that are missing
+#   make check-series  bisectability, warnings and checkpatch of the series
+#   make bite    put known bugs into the 9p ACL code, see which tests catch them
 #
 # Variables: KERNEL=/path/bzImage (test your own kernel, as "custom"),
 # CELL=glob (cells to run, e.g. CELL='*.diod.user.*'), SERVER, ACCESS
@@ -26,7 +28,7 @@ JOBS ?= 2
 export KERNEL CELL JOBS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series clean distclean
+	tools check-series bite clean distclean
 
 all: demo
 
@@ -73,6 +75,11 @@ shell: kernels guest
 
 check-series: deps
 	@scripts/check-series.sh
+
+# Put each known bug of tests/bugs/ into the patched kernel and show which
+# tests catch it.
+bite: deps guest
+	@scripts/bite.sh
 
 clean:
 	rm -rf $(B)/results $(B)/run $(B)/logs $(B)/guest $(B)/tests $(B)/report

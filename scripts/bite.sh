@@ -1,0 +1,79 @@
+#!/bin/bash
+# Does the suite bite?  Build the patched kernel once more with a known
+# bug put into it (tests/bugs/*.patch, applied on top of the series),
+# run a few cells on it and on the unbugged patched kernel, and list the
+# tests that fail only with the bug.  A bug that no test catches makes
+# this script fail.
+#
+# usage: bite.sh [BUG.patch ...]   (default: every tests/bugs/*.patch)
+# Environment: ACL9P_BITE_CELLS, the server.access.cache cells to run
+# (default: passthrough and diod, access=client and access=user, no cache).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+cells=${ACL9P_BITE_CELLS:-qemu-passthrough.client.none qemu-passthrough.user.none diod.client.none diod.user.none}
+[ $# -gt 0 ] || set -- "$ACL9P_TOP"/tests/bugs/*.patch
+repo=$ACL9P_BUILD/linux/vanilla
+wt=$ACL9P_BUILD/linux/bite
+obj=$ACL9P_BUILD/obj/bite
+out=$ACL9P_BUILD/bite
+mkdir -p "$out" "$ACL9P_BUILD/kernels" "$ACL9P_BUILD/logs"
+
+"$ACL9P_TOP/scripts/kernel-src.sh" patched
+base=$(git -C "$ACL9P_BUILD/linux/patched" rev-parse HEAD)
+if [ ! -e "$wt/.git" ]; then
+	rm -rf "$wt"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$wt" "$base"
+fi
+export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache} CCACHE_BASEDIR=$ACL9P_BUILD
+export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
+export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+
+# failures DIR: the names of the tests that reported "not ok" in DIR/ktap.txt.
+failures() {
+	awk '/^# ACL9P-BINARY / { bin = $3 }
+	     /^not ok [0-9]+ / { print bin "." $4 }' "$1/ktap.txt" | sort -u
+}
+
+run_cells() { # KERNEL LABEL DIR
+	local c s a ca rest
+	for c in $cells; do
+		s=${c%%.*} rest=${c#*.} a=${rest%%.*} ca=${rest#*.}
+		"$ACL9P_TOP/scripts/boot.sh" --kernel "$1" --label "$2" --server "$s" \
+			--access "$a" --cache "$ca" --out "$3/$c" --timeout 300 \
+			>/dev/null 2>&1 || true
+	done
+}
+
+note "bite: baseline cells on the patched kernel"
+[ -r "$ACL9P_BUILD/kernels/patched.bzImage" ] || "$ACL9P_TOP/scripts/kernel-build.sh" patched
+run_cells "$ACL9P_BUILD/kernels/patched.bzImage" patched "$out/baseline"
+
+missed=0
+for bug in "$@"; do
+	name=$(basename "$bug" .patch)
+	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$base"
+	git -C "$wt" apply "$bug" || die "bite: $name does not apply to the series"
+	# shellcheck disable=SC2086
+	"$ACL9P_TOP/scripts/kernel-config.sh" "$wt" "$obj" "$ACL9P_TOP/kernel/config/acl9p.config"
+	if ! make -C "$wt" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" bzImage \
+		>"$ACL9P_BUILD/logs/bite-$name.log" 2>&1; then
+		die "bite: $name does not build (build/logs/bite-$name.log)"
+	fi
+	cp "$obj/arch/x86/boot/bzImage" "$ACL9P_BUILD/kernels/bite-$name.bzImage"
+	run_cells "$ACL9P_BUILD/kernels/bite-$name.bzImage" bite "$out/$name"
+	echo "== $name"
+	caught=0
+	for c in $cells; do
+		new=$(comm -13 <(failures "$out/baseline/$c") <(failures "$out/$name/$c"))
+		st=$(sed -n 's/^reason=//p' "$out/$name/$c/status")
+		n=$(printf '%s' "$new" | grep -c . || true)
+		echo "  $c: $n tests fail only with the bug${st:+ (cell: $st)}"
+		printf '%s\n' "$new" | grep . | head -n 8 | sed 's/^/      /'
+		[ "$n" -gt 0 ] && caught=1
+	done
+	[ $caught -eq 1 ] || { echo "  NOT CAUGHT"; missed=1; }
+done
+git -C "$wt" checkout -q -f --detach "$base"
+exit $missed
