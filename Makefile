@@ -28,7 +28,7 @@ JOBS ?= 2
 export KERNEL CELL JOBS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series bite clean distclean
+	tools check-series bite cover-results clean distclean
 
 all: demo
 
@@ -75,6 +75,10 @@ shell: kernels guest
 
 check-series: deps
 	@scripts/check-series.sh
+
+# Rewrite the Results section of the cover letter from the last runs.
+cover-results:
+	@scripts/cover-results.sh
 
 # Put each known bug of tests/bugs/ into the patched kernel and show which
 # tests catch it.

@@ -22,6 +22,8 @@ repo=$ACL9P_BUILD/linux/vanilla
 wt=$ACL9P_BUILD/linux/series
 logs=$ACL9P_BUILD/logs
 mkdir -p "$logs"
+# The summary also goes to a file, for scripts/cover-results.sh.
+exec > >(tee "$logs/series-summary.log")
 fail=0
 export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache} CCACHE_BASEDIR=$ACL9P_BUILD
 export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Regenerate the "Results" section of kernel/patches/0000-cover-letter.patch
+# from the last real runs: the matrix of build/results/summary.md (make
+# check) as patched-versus-vanilla rows, and the step/warning/checkpatch
+# lines of build/logs/series-summary.log (make check-series) when there.
+# The section runs from the line "Results" to the line before "acl9p (".
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+cover=$ACL9P_TOP/kernel/patches/0000-cover-letter.patch
+summary=$ACL9P_BUILD/results/summary.md
+series_log=$ACL9P_BUILD/logs/series-summary.log
+[ -f "$summary" ] || die "cover-results: $summary missing (run: make check)"
+grep -q '^Results$' "$cover" || die "cover-results: no Results section in the cover letter"
+
+table() {
+	echo "make check, $(date -u -r "$summary" '+%Y-%m-%d %H:%M UTC'): pass/fail/xfail"
+	echo "per cell (~320 results each: 229 guest tests + host checks);"
+	echo "fail counts unexpected results only."
+	echo
+	printf '  %-32s %-15s %-15s\n' "server.access.cache" vanilla patched
+	# | `vanilla.diod.client.loose` | 295 | 0 | 0 | 24 | 0 | 41.8 | |
+	# Only the "## Matrix" table: later sections name cells too.
+	awk -F'|' '/^## / { m = ($0 == "## Matrix") }
+	m && /^\| `(vanilla|patched)\./ {
+		gsub(/[` ]/, "", $2); k = $2; sub(/\..*/, "", k)
+		c = $2; sub(/^[^.]*\./, "", c)
+		v[c, k] = ($3 + 0) "/" ($4 + 0) "/" ($6 + 0); seen[c] = 1
+	} END {
+		for (c in seen) printf "  %-32s %-15s %-15s\n", c, v[c, "vanilla"], v[c, "patched"]
+	}' "$summary" | sort
+	echo
+	sed -n 's/^\*\*\(.*\)\*\*.*/  totals: \1/p' "$summary" | head -n 1
+	# The line after the "## A/B differences" heading counts them.
+	awk '/^## A\/B/ { h = 1; next } h && NF { print "  A/B: " $0; exit }' "$summary"
+	if [ -f "$series_log" ]; then
+		echo
+		echo "make check-series, $(date -u -r "$series_log" '+%Y-%m-%d %H:%M UTC'):"
+		sed 's/^/  /' "$series_log"
+	fi
+	echo
+}
+
+tmp=$(mktemp)
+awk -v body="$(table)" '
+	/^Results$/ { print; getline; print; print ""; print body; skip = 1; next }
+	skip && /^acl9p \(/ { skip = 0 }
+	!skip { print }' "$cover" >"$tmp"
+mv "$tmp" "$cover"
+note "cover-results: Results section of ${cover#$ACL9P_TOP/} regenerated"
