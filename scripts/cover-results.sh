@@ -33,7 +33,9 @@ table() {
 	sed -n 's/^\*\*\(.*\)\*\*.*/  totals: \1/p' "$summary" | head -n 1
 	# The line after the "## A/B differences" heading counts them.
 	awk '/^## A\/B/ { h = 1; next } h && NF { print "  A/B: " $0; exit }' "$summary"
-	if [ -f "$series_log" ]; then
+	# Only a finished check-series run: a partial table would read as
+	# a result.
+	if [ -f "$series_log" ] && grep -qE '^check-series: (PASS|FAIL)$' "$series_log"; then
 		echo
 		echo "make check-series, $(date -u -r "$series_log" '+%Y-%m-%d %H:%M UTC'):"
 		sed 's/^/  /' "$series_log"
