@@ -45,7 +45,7 @@ table() {
 
 tmp=$(mktemp)
 awk -v body="$(table)" '
-	/^Results$/ { print; getline; print; print ""; print body; skip = 1; next }
+	/^Results$/ { print; getline; print; print ""; print body; print ""; skip = 1; next }
 	skip && /^acl9p \(/ { skip = 0 }
 	!skip { print }' "$cover" >"$tmp"
 mv "$tmp" "$cover"
