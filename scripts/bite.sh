@@ -14,7 +14,6 @@ set -eu
 
 cells=${ACL9P_BITE_CELLS:-qemu-passthrough.client.none qemu-passthrough.user.none qemu-mapped-xattr.client.none diod.client.none diod.user.none}
 [ $# -gt 0 ] || set -- "$ACL9P_TOP"/tests/bugs/*.patch
-repo=$ACL9P_BUILD/linux/vanilla
 wt=$ACL9P_BUILD/linux/bite
 obj=$ACL9P_BUILD/obj/bite
 out=$ACL9P_BUILD/bite
@@ -22,14 +21,8 @@ mkdir -p "$out" "$ACL9P_BUILD/kernels" "$ACL9P_BUILD/logs"
 
 "$ACL9P_TOP/scripts/kernel-src.sh" patched
 base=$(git -C "$ACL9P_BUILD/linux/patched" rev-parse HEAD)
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$repo" worktree prune
-	git -C "$repo" worktree add -q --detach "$wt" "$base"
-fi
-export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache} CCACHE_BASEDIR=$ACL9P_BUILD
-export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
-export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+ensure_worktree "$wt" "$base"
+kbuild_env
 
 # passes DIR: the tests that passed in DIR/ktap.txt.  A test that fails
 # or skips with the bug counts as caught: a broken ACL api makes the

@@ -110,11 +110,10 @@ esac
 
 # Any of these in the console fails the cell, whatever the tests said.
 splat=0
-if [ -f "$out/console.log" ] && grep -qE \
-	'Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: task .* blocked|general protection fault|Call Trace:' \
-	"$out/console.log"; then
+splats='Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: task .* blocked|general protection fault|Call Trace:'
+if [ -f "$out/console.log" ] && grep -qE "$splats" "$out/console.log"; then
 	splat=1
-	reason="${reason:+$reason; }kernel splat: $(grep -m1 -E 'Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible|INFO: task|general protection' "$out/console.log")"
+	reason="${reason:+$reason; }kernel splat: $(grep -m1 -E "$splats" "$out/console.log")"
 fi
 
 # The host half of the tests: bytes stored on the export.

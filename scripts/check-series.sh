@@ -26,15 +26,9 @@ mkdir -p "$logs"
 # The summary also goes to a file, for scripts/cover-results.sh.
 exec > >(tee "$logs/series-summary.log")
 fail=0
-export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache} CCACHE_BASEDIR=$ACL9P_BUILD
-export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
-export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+kbuild_env
 
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$repo" worktree prune
-	git -C "$repo" worktree add -q --detach "$wt" pristine
-fi
+ensure_worktree "$wt" pristine
 
 # build SRC OBJ LOG FRAGMENTS TARGETS...: configure and build; prints secs.
 build() {

@@ -7,13 +7,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-if [ -n "${KERNEL:-}" ]; then
-	kernel=$KERNEL label=custom
-elif "$ACL9P_TOP/scripts/series-available.sh"; then
-	kernel=$ACL9P_BUILD/kernels/patched.bzImage label=patched
-else
-	kernel=$ACL9P_BUILD/kernels/vanilla.bzImage label=vanilla
-fi
+pick_kernel
 accesses=${ACCESS:-client user}
 
 host_view() {

@@ -27,12 +27,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.acl9p-config" 2>/dev/null)" != "$s
 	echo "$stamp" >"$obj/.acl9p-config"
 fi
 
-export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache}
-export CCACHE_BASEDIR=$ACL9P_BUILD
-# Fixed identity and time so init/version.c, and with it vmlinux, are not
-# rebuilt on every run.
-export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
-export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+kbuild_env
 
 start=$(date +%s)
 if ! make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \

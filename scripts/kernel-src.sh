@@ -84,11 +84,8 @@ apply_series() {
 		old=$parent
 	fi
 
-	if [ ! -e "$wt/.git" ]; then
-		rm -rf "$wt"
-		git_q worktree prune
-		git_q worktree add -q --detach "$wt" "$old"
-	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$old" ]; then
+	ensure_worktree "$wt" "$old"
+	if [ "$(git -C "$wt" rev-parse HEAD)" != "$old" ]; then
 		git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$old"
 	fi
 }

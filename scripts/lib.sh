@@ -17,3 +17,36 @@ note() {
 now_ms() {
 	date +%s%3N
 }
+
+# kbuild_env: the environment every kernel build of the rig uses: ccache
+# under build/, and a fixed identity and time so init/version.c, and
+# with it vmlinux, are not rebuilt when nothing else changed.
+kbuild_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache}
+	export CCACHE_BASEDIR=$ACL9P_BUILD
+	export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
+	export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
+}
+
+# ensure_worktree DIR COMMIT: a detached worktree of the kernel repo at
+# DIR (created at COMMIT when missing; left where it is otherwise).
+ensure_worktree() {
+	local repo=$ACL9P_BUILD/linux/vanilla
+	[ -e "$1/.git" ] && return 0
+	rm -rf "$1"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$1" "$2"
+}
+
+# pick_kernel: sets kernel and label for a single boot (demo, shell):
+# KERNEL= when given, else patched once the series lists patches, else
+# vanilla.
+pick_kernel() {
+	if [ -n "${KERNEL:-}" ]; then
+		kernel=$KERNEL label=custom
+	elif "$ACL9P_TOP/scripts/series-available.sh"; then
+		kernel=$ACL9P_BUILD/kernels/patched.bzImage label=patched
+	else
+		kernel=$ACL9P_BUILD/kernels/vanilla.bzImage label=vanilla
+	fi
+}

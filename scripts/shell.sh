@@ -5,13 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-if [ -n "${KERNEL:-}" ]; then
-	kernel=$KERNEL label=custom
-elif "$ACL9P_TOP/scripts/series-available.sh"; then
-	kernel=$ACL9P_BUILD/kernels/patched.bzImage label=patched
-else
-	kernel=$ACL9P_BUILD/kernels/vanilla.bzImage label=vanilla
-fi
+pick_kernel
 exec "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --label "$label" \
 	--server "$1" --access "$2" --cache "$3" --mode shell \
 	--out "$ACL9P_BUILD/shell"
