@@ -11,7 +11,8 @@
 #   make bite    put known bugs into the 9p ACL code, see which tests catch them
 #
 # Variables: KERNEL=/path/bzImage (test your own kernel, as "custom"),
-# CELL=glob (cells to run, e.g. CELL='*.diod.user.*'), SERVER, ACCESS
+# CELL=glob (cells to run, e.g. CELL='*.diod.user.*'), TESTS=glob (test
+# binaries to run, without the acl9p_ prefix, e.g. TESTS=hostchange), SERVER, ACCESS
 # and CACHE (make shell), JOBS (cells in parallel, default 2).
 
 SHELL := /bin/bash
@@ -21,11 +22,12 @@ CFLAGS_HOST := -std=gnu11 -O2 -Wall -Wextra -Werror
 
 KERNEL ?=
 CELL ?= *
+TESTS ?=
 SERVER ?= qemu-passthrough
 ACCESS ?= client
 CACHE ?= none
 JOBS ?= 2
-export KERNEL CELL JOBS
+export KERNEL CELL TESTS JOBS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
 	tools check-series bite cover-results clean distclean

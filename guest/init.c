@@ -19,6 +19,8 @@
  *   msize   9p msize
  *   aname   export path (tcp only; diod serves by path)
  *   timeout seconds one test binary may run
+ *   tests   glob over test binaries without the acl9p_ prefix
+ *           (default: all), e.g. "hostchange" or "perm*"
  *
  * Guest exit codes (QEMU exits with code * 2 + 1):
  *   0 the job ran (its own results are in the KTAP stream)
@@ -28,6 +30,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,6 +63,7 @@ struct params {
 	char trans[16];
 	char msize[16];
 	char aname[256];
+	char tests[64];
 	int timeout;
 };
 
@@ -155,6 +159,8 @@ static void parse_cmdline(struct params *p)
 			copy_param(p->msize, sizeof(p->msize), val);
 		else if (!strcmp(tok, "aname"))
 			copy_param(p->aname, sizeof(p->aname), val);
+		else if (!strcmp(tok, "tests"))
+			copy_param(p->tests, sizeof(p->tests), val);
 		else if (!strcmp(tok, "timeout"))
 			p->timeout = atoi(val) > 0 ? atoi(val) : 120;
 	}
@@ -301,6 +307,11 @@ static void run_tests(const struct params *p)
 		char path[512];
 		char *argv[] = { path, NULL };
 
+		if (p->tests[0] &&
+		    fnmatch(p->tests, names[i]->d_name + strlen("acl9p_"), 0)) {
+			free(names[i]);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", TESTS_DIR,
 			 names[i]->d_name);
 		dprintf(out, "# ACL9P-BINARY %s\n", names[i]->d_name);

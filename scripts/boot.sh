@@ -13,6 +13,9 @@
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
 #   --append TEXT       more kernel command line (later acl9p.* win)
 #
+# Environment: TESTS, a glob over test binaries without the acl9p_
+# prefix (e.g. TESTS=hostchange): run only those.
+#
 # The cell's results land in DIR: ktap.txt (second serial port, raw),
 # console.log (first serial port), qemu.log, status (key=value, read by
 # acl9p-report).  The export stays in build/run/CELL/export for a look.
@@ -71,6 +74,7 @@ diod)
 *) die "boot: unknown server '$server'" ;;
 esac
 [ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments"
+[ -z "${TESTS:-}" ] || append="$append acl9p.tests=$TESTS"
 [ -z "$extra" ] || append="$append $extra"
 
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")

@@ -5,7 +5,8 @@
 #
 # Environment: KERNEL (a bzImage to test as "custom" instead of the
 # rig's kernels), CELL (glob over cell names), JOBS, ACL9P_TIMEOUT
-# (seconds per VM, default 300), ACL9P_SERVERS/ACCESS/CACHES (lists).
+# (seconds per VM, default 300), ACL9P_SERVERS/ACCESS/CACHES (lists),
+# TESTS (glob over test binaries, passed on to boot.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
