@@ -21,6 +21,10 @@
  *   timeout seconds one test binary may run
  *   tests   glob over test binaries without the acl9p_ prefix
  *           (default: all), e.g. "hostchange" or "perm*"
+ *   selftest "splat": write a fake WARNING line to the kernel log at
+ *           start; the rig's self-test checks that it fails the cell
+ *           (the marker is not on the command line, which the kernel
+ *           echoes to the log)
  *
  * Guest exit codes (QEMU exits with code * 2 + 1):
  *   0 the job ran (its own results are in the KTAP stream)
@@ -64,6 +68,7 @@ struct params {
 	char msize[16];
 	char aname[256];
 	char tests[64];
+	char selftest[16];
 	int timeout;
 };
 
@@ -159,6 +164,8 @@ static void parse_cmdline(struct params *p)
 			copy_param(p->msize, sizeof(p->msize), val);
 		else if (!strcmp(tok, "aname"))
 			copy_param(p->aname, sizeof(p->aname), val);
+		else if (!strcmp(tok, "selftest"))
+			copy_param(p->selftest, sizeof(p->selftest), val);
 		else if (!strcmp(tok, "tests"))
 			copy_param(p->tests, sizeof(p->tests), val);
 		else if (!strcmp(tok, "timeout"))
@@ -382,6 +389,20 @@ int main(void)
 	    strcmp(p.mode, "shell"))
 		fail("unknown acl9p.mode '%s'", p.mode);
 	setup_env(&p);
+	if (!strcmp(p.selftest, "splat")) {
+		/*
+		 * KERN_WARNING, the level WARN() splats print at; one write
+		 * is one record (dprintf may split it, /dev/kmsg refuses).
+		 */
+		static const char rec[] =
+			"<4>WARNING: acl9p rig self-test, not a kernel bug\n";
+		int k = open("/dev/kmsg", O_WRONLY);
+
+		if (k < 0 || write(k, rec, sizeof(rec) - 1) < 0)
+			say("cannot write to /dev/kmsg: %s", strerror(errno));
+		if (k >= 0)
+			close(k);
+	}
 	umask(022);
 	mkdir("/mnt", 0755);
 	mount_share(&p, SHARE, 0);

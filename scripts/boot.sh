@@ -58,7 +58,8 @@ mkdir -p "$out" "$run"
 "$ACL9P_TOP/server/prepare-export.sh" "$server" "$export_dir"
 
 args=()
-append="console=ttyS0 panic=-1 oops=panic loglevel=4"
+# loglevel=5: KERN_WARNING (WARN(), lockdep) must reach the console log
+append="console=ttyS0 panic=-1 oops=panic loglevel=5"
 append="$append acl9p.mode=$mode acl9p.server=$server acl9p.access=$access"
 append="$append acl9p.cache=$cache acl9p.kernel=$label"
 case $server in

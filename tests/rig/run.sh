@@ -5,7 +5,8 @@
 #   - kernel-config.sh rejects an option that does not survive Kconfig;
 #   - boot.sh kills a VM that runs over its wall-clock limit and fails
 #     the cell (timeout=1 in its status), instead of waiting for it;
-#   - boot.sh fails a cell whose guest cannot mount the share.
+#   - boot.sh fails a cell whose guest cannot mount the share;
+#   - boot.sh fails a cell whose console shows a splat, tests or not.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -53,6 +54,19 @@ if [ -r "$kernel" ]; then
 		ok "a guest that cannot mount fails its cell with the reason"
 	else
 		bad "mount failure not reported"; cat "$tmp/nomount/status" 2>/dev/null || true
+	fi
+
+	# A splat line in the console fails the cell although the guest
+	# ended cleanly (the init writes it to /dev/kmsg on request, at
+	# KERN_WARNING like WARN(): the console loglevel must show it).
+	if "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --label rigtest \
+		--append "acl9p.selftest=splat acl9p.tests=none" \
+		--out "$tmp/splat" --timeout 60 >/dev/null 2>&1; then
+		bad "a console with a splat passes"
+	elif grep -qx 'splat=1' "$tmp/splat/status" && grep -qx 'exit=0' "$tmp/splat/status"; then
+		ok "a splat in the console fails the cell"
+	else
+		bad "splat not reported"; cat "$tmp/splat/status" 2>/dev/null || true
 	fi
 else
 	bad "no vanilla kernel to boot ($kernel)"
