@@ -25,6 +25,8 @@
  *           start; the rig's self-test checks that it fails the cell
  *           (the marker is not on the command line, which the kernel
  *           echoes to the log)
+ *   hostctl serial device of the host control channel (ACL9P_HOSTCTL;
+ *           tests that change the export on the host need it)
  *
  * Guest exit codes (QEMU exits with code * 2 + 1):
  *   0 the job ran (its own results are in the KTAP stream)
@@ -67,6 +69,7 @@ struct params {
 	char trans[16];
 	char msize[16];
 	char aname[256];
+	char hostctl[32];
 	char tests[64];
 	char selftest[16];
 	int timeout;
@@ -168,6 +171,8 @@ static void parse_cmdline(struct params *p)
 			copy_param(p->selftest, sizeof(p->selftest), val);
 		else if (!strcmp(tok, "tests"))
 			copy_param(p->tests, sizeof(p->tests), val);
+		else if (!strcmp(tok, "hostctl"))
+			copy_param(p->hostctl, sizeof(p->hostctl), val);
 		else if (!strcmp(tok, "timeout"))
 			p->timeout = atoi(val) > 0 ? atoi(val) : 120;
 	}
@@ -247,6 +252,8 @@ static void setup_env(const struct params *p)
 	setenv("ACL9P_SERVER", p->server, 1);
 	setenv("ACL9P_CACHE", p->cache, 1);
 	setenv("ACL9P_KERNEL", p->kernel, 1);
+	if (p->hostctl[0])
+		setenv("ACL9P_HOSTCTL", p->hostctl, 1);
 }
 
 /*

@@ -80,6 +80,24 @@ esac
 
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
 
+# Host control channel (tests/host/hostctl.c): a third serial port on a
+# Unix socket, through which guest tests change the export mid-run.
+hostctl_pid= ctl=()
+hostctl=$ACL9P_BUILD/tests/acl9p-hostctl
+if [ "$mode" = check ] && [ -x "$hostctl" ]; then
+	sock=$(mktemp -u -t acl9p-hostctl.XXXXXXXX)
+	"$hostctl" "$server" "$export_dir" --socket "$sock" 2>"$out/hostctl.log" &
+	hostctl_pid=$!
+	for _ in $(seq 50); do
+		if [ -S "$sock" ] || ! kill -0 $hostctl_pid 2>/dev/null; then break; fi
+		sleep 0.1
+	done
+	[ -S "$sock" ] || die "boot: acl9p-hostctl did not listen: $(tail -n 1 "$out/hostctl.log")"
+	# After the console and results ports, so the guest sees ttyS2.
+	ctl=(-chardev "socket,id=hostctl,path=$sock" -serial chardev:hostctl)
+	append="$append acl9p.hostctl=/dev/ttyS2"
+fi
+
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512
 	-smp "${ACL9P_SMP:-2}" "${accel[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
@@ -92,10 +110,16 @@ if [ "$mode" = shell ]; then
 	"${qemu[@]}" -display none -serial mon:stdio -serial "file:$out/ktap.txt" || rc=$?
 else
 	timeout --kill-after=5 "$timeout" "${qemu[@]}" -display none \
-		-serial "file:$out/console.log" -serial "file:$out/ktap.txt" \
+		-serial "file:$out/console.log" -serial "file:$out/ktap.txt" "${ctl[@]}" \
 		</dev/null >"$out/qemu.log" 2>&1 || rc=$?
 fi
 wall=$(( $(now_ms) - start ))
+if [ -n "$hostctl_pid" ]; then
+	# It ends when QEMU closes the socket; bound the wait all the same.
+	timeout 5 tail --pid=$hostctl_pid -f /dev/null || kill $hostctl_pid 2>/dev/null || true
+	wait $hostctl_pid 2>/dev/null || true
+	rm -f "$sock" "$sock.tmp"
+fi
 
 # QEMU exits with (code << 1) | 1 through isa-debug-exit, 0 when the
 # guest rebooted (our panic=-1 path), 124/137 when timeout killed it.

@@ -138,6 +138,26 @@ void a9_hostcheck(const char *path, const char *name, const void *value,
 /* same, taking the expected ACL as text (NULL = absent) */
 void a9_hostcheck_text(const char *path, const char *name, const char *text);
 
+/* ---- host control channel (tests/host/hostctl.c, item 11) */
+/*
+ * Whether the host control channel is there: 0, or -ENODEV with a reason
+ * in why (for a SKIP) when ACL9P_HOSTCTL is unset or the host does not
+ * answer a PING.
+ */
+int a9_hostctl_probe(char *why, size_t whysz);
+/*
+ * Send one request line (no newline) and wait for the answer: 0 for OK,
+ * -errno for "ERR errno", -EIO/-ETIMEDOUT when the channel failed.  The
+ * change is on the host when this returns 0.
+ */
+int a9_hostctl(const char *request);
+/* host-side setxattr of the ACL given as text; path under a9_mnt() */
+int a9_host_set_text(const char *path, const char *name, const char *text);
+/* host-side removexattr; path under a9_mnt() */
+int a9_host_remove(const char *path, const char *name);
+/* host-side chmod; path under a9_mnt() (EOPNOTSUPP on mapped-xattr) */
+int a9_host_chmod(const char *path, mode_t mode);
+
 /* ---- processes */
 struct a9_cred {
 	uid_t uid;

@@ -6,7 +6,9 @@
 #   - boot.sh kills a VM that runs over its wall-clock limit and fails
 #     the cell (timeout=1 in its status), instead of waiting for it;
 #   - boot.sh fails a cell whose guest cannot mount the share;
-#   - boot.sh fails a cell whose console shows a splat, tests or not.
+#   - boot.sh fails a cell whose console shows a splat, tests or not;
+#   - acl9p-hostctl refuses requests outside the export or with bad
+#     values and changes nothing, and stores what a good request says.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -70,6 +72,44 @@ if [ -r "$kernel" ]; then
 	fi
 else
 	bad "no vanilla kernel to boot ($kernel)"
+fi
+
+hostctl=$ACL9P_BUILD/tests/acl9p-hostctl
+if [ -x "$hostctl" ]; then
+	exp=$ACL9P_BUILD/run/rigtest-hostctl
+	rm -rf "$exp"
+	mkdir -p "$exp/d"
+	touch "$exp/d/f" "$exp/outside"
+	chmod 0640 "$exp/d/f"
+	# u::rw-,u:1001:r--,g::r--,m::r--,o::--- as the kernel stores it
+	acl=02000000
+	for e in 01000600ffffffff 02000400e9030000 04000400ffffffff \
+		10000400ffffffff 20000000ffffffff; do
+		acl=$acl$e
+	done
+	"$hostctl" qemu-passthrough "$exp/d" --stdio >"$tmp/hostctl.out" 2>"$tmp/hostctl.log" <<EOR
+SETXATTR ../outside system.posix_acl_access $acl
+SETXATTR /etc/passwd system.posix_acl_access $acl
+SETXATTR f system.posix_acl_access 02zz
+SETXATTR f user.foo 00
+CHMOD f 17777
+SETXATTR f system.posix_acl_access $acl
+EOR
+	want='ERR 22 ERR 22 ERR 22 ERR 22 ERR 22 OK'
+	got=$(cut -d' ' -f1-2 "$tmp/hostctl.out" | tr '\n' ' ' | sed 's/ $//')
+	stored=$(getfattr -e hex -n system.posix_acl_access "$exp/d/f" 2>/dev/null |
+		sed -n 's/^system.posix_acl_access=0x//p')
+	if [ "$got" = "$want" ] && [ "$stored" = "$acl" ] &&
+		[ -z "$(getfattr -m - "$exp/outside" 2>/dev/null)" ] &&
+		[ "$(stat -c %a "$exp/d/f")" = 640 ]; then
+		ok "acl9p-hostctl refuses bad requests, stores good ones"
+	else
+		bad "acl9p-hostctl: answers '$got' (want '$want'), stored '$stored'"
+		cat "$tmp/hostctl.log"
+	fi
+	rm -rf "$exp"
+else
+	bad "no acl9p-hostctl ($hostctl)"
 fi
 
 echo "rig: $pass passed, $failn failed"
