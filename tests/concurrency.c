@@ -8,12 +8,11 @@
  * read is one that was written, and the final state is one of the written
  * values with the mode agreeing with it.
  *
- * coherence: the guest half only.  The rig cannot change ACLs on the host
- * while the guest runs, so the host-side change is the pre-boot hostset/
- * tree: its ACLs must read back unchanged across stat/open/close and cache
- * drops.  Within the guest, changes made through another path, fd, hard
- * link or the second mount ($ACL9P_MNT_NOACL) must be seen.  Mid-run host
- * changes are left out.
+ * coherence: the guest half.  The pre-boot hostset/ tree's ACLs must read
+ * back unchanged across stat/open/close and cache drops; within the guest,
+ * changes made through another path, fd, hard link or the second mount
+ * ($ACL9P_MNT_NOACL) must be seen.  Changes made on the host while the
+ * guest runs are acl9p_hostchange's.
  */
 #include <signal.h>
 #include <stdarg.h>
