@@ -63,6 +63,9 @@ tools: deps
 guest: tools
 	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
+	@mkdir -p $(B)/tests/rig
+	@cc $(CFLAGS_HOST) -static -isystem $(KSFT_DIR) \
+		-o $(B)/tests/rig/acl9p_rig_timeout tests/rig/guest/timeout.c
 	@guest/initramfs.sh $(B)/guest/initramfs.cpio.gz $(B)/guest/init \
 		$(B)/tests $(B)/guest/gen_init_cpio
 

@@ -24,7 +24,8 @@
  *   selftest "splat": write a fake WARNING line to the kernel log at
  *           start; the rig's self-test checks that it fails the cell
  *           (the marker is not on the command line, which the kernel
- *           echoes to the log)
+ *           echoes to the log).  "timeout": run the rig's own binaries
+ *           in /tests/rig instead of the suite (per-test timeouts)
  *   hostctl serial device of the host control channel (ACL9P_HOSTCTL;
  *           tests that change the export on the host need it)
  *
@@ -310,13 +311,15 @@ static int is_test_binary(const struct dirent *d)
 
 static void run_tests(const struct params *p)
 {
+	const char *dir = strcmp(p->selftest, "timeout") ? TESTS_DIR :
+			  TESTS_DIR "/rig";
 	struct dirent **names;
 	int out = open_results();
 	int i, n, status;
 
-	n = scandir(TESTS_DIR, &names, is_test_binary, alphasort);
+	n = scandir(dir, &names, is_test_binary, alphasort);
 	if (n < 0)
-		fail("scandir %s: %s", TESTS_DIR, strerror(errno));
+		fail("scandir %s: %s", dir, strerror(errno));
 	for (i = 0; i < n; i++) {
 		char path[512];
 		char *argv[] = { path, NULL };
@@ -326,8 +329,7 @@ static void run_tests(const struct params *p)
 			free(names[i]);
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/%s", TESTS_DIR,
-			 names[i]->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		dprintf(out, "# ACL9P-BINARY %s\n", names[i]->d_name);
 		say("running %s", names[i]->d_name);
 		status = run_limited(argv, out, p->timeout);

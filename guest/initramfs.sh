@@ -42,6 +42,11 @@ busybox=/bin/busybox
 		[ -x "$t" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"
 	done
+	# the rig's own guest binaries (acl9p.selftest=...), not in the matrix
+	for t in "$tests"/rig/acl9p_*; do
+		[ -x "$t" ] || continue
+		echo "file /tests/rig/${t##*/} $t 0755 0 0"
+	done
 } >"$list.body"
 
 # The kernel unpacks without "mkdir -p": every directory, parents first
@@ -51,7 +56,7 @@ busybox=/bin/busybox
 		d=${f%/*}
 		while [ -n "$d" ]; do echo "$d"; d=${d%/*}; done
 	done
-	printf '%s\n' /dev /proc /sys /tmp /mnt /root /tests
+	printf '%s\n' /dev /proc /sys /tmp /mnt /root /tests /tests/rig
 } | sort -u | sed 's/.*/dir & 0755 0 0/' >"$list"
 cat "$list.body" >>"$list"
 rm -f "$list.body"

@@ -7,6 +7,7 @@
 #     the cell (timeout=1 in its status), instead of waiting for it;
 #   - boot.sh fails a cell whose guest cannot mount the share;
 #   - boot.sh fails a cell whose console shows a splat, tests or not;
+#   - the guest kernel ends a hung test at its harness timeout;
 #   - acl9p-hostctl refuses requests outside the export or with bad
 #     values and changes nothing, and stores what a good request says.
 set -eu
@@ -69,6 +70,24 @@ if [ -r "$kernel" ]; then
 		ok "a splat in the console fails the cell"
 	else
 		bad "splat not reported"; cat "$tmp/splat/status" 2>/dev/null || true
+	fi
+
+	# The harness' per-test timeout (alarm) must work in the guest
+	# kernel: a test that hangs is killed and reported, and the binary
+	# goes on (a kernel without POSIX timers gives alarm() ENOSYS).
+	t0=$(date +%s)
+	"$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --label rigtest \
+		--append "acl9p.selftest=timeout" --out "$tmp/hang" --timeout 100 \
+		>/dev/null 2>&1 || true
+	took=$(( $(date +%s) - t0 ))
+	if grep -q '^not ok 1 rig.hangs_past_its_timeout' "$tmp/hang/ktap.txt" 2>/dev/null &&
+		grep -q 'Test terminated by timeout' "$tmp/hang/ktap.txt" &&
+		grep -q '^ok 2 rig.runs_after_the_hung_one' "$tmp/hang/ktap.txt" &&
+		[ $took -lt 40 ]; then
+		ok "a hung test is ended by its own timeout (${took}s)"
+	else
+		bad "per-test timeout did not fire (${took}s)"
+		cat "$tmp/hang/ktap.txt" 2>/dev/null || true
 	fi
 else
 	bad "no vanilla kernel to boot ($kernel)"
