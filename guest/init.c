@@ -26,6 +26,10 @@
  *           (the marker is not on the command line, which the kernel
  *           echoes to the log).  "timeout": run the rig's own binaries
  *           in /tests/rig instead of the suite (per-test timeouts)
+ *   require_acl 1: the kernel has 9p POSIX ACL support, so ACL tests
+ *           fail rather than skip when ACLs are refused; 0: they may
+ *           skip; auto (default): probe the kernel (see
+ *           export_acl_requirement)
  *   hostctl serial device of the host control channel (ACL9P_HOSTCTL;
  *           tests that change the export on the host need it)
  *
@@ -40,6 +44,7 @@
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +78,7 @@ struct params {
 	char hostctl[32];
 	char tests[64];
 	char selftest[16];
+	char require_acl[4];
 	int timeout;
 };
 
@@ -168,6 +174,8 @@ static void parse_cmdline(struct params *p)
 			copy_param(p->msize, sizeof(p->msize), val);
 		else if (!strcmp(tok, "aname"))
 			copy_param(p->aname, sizeof(p->aname), val);
+		else if (!strcmp(tok, "require_acl"))
+			copy_param(p->require_acl, sizeof(p->require_acl), val);
 		else if (!strcmp(tok, "selftest"))
 			copy_param(p->selftest, sizeof(p->selftest), val);
 		else if (!strcmp(tok, "tests"))
@@ -223,6 +231,59 @@ static void mount_share(const struct params *p, const char *dst, int noacl)
 		src = noacl ? "share-noacl" : "share";
 	say("mount -t 9p %s %s -o %s", src, dst, opts);
 	must_mount(src, dst, "9p", 0, opts);
+}
+
+/* whether the 9p mount on dir shows "posixacl" in /proc/mounts */
+static bool shows_posixacl(const char *dir)
+{
+	char line[1024];
+	size_t n = strlen(dir);
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *d = strchr(line, ' ');
+
+		if (d && !strncmp(d + 1, dir, n) && d[n + 1] == ' ' &&
+		    strstr(d, ",posixacl"))
+			found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Whether ACL tests may skip when the share refuses ACLs (exported as
+ * ACL9P_REQUIRE_ACL).  Not when the host says the kernel has 9p ACL
+ * support, nor when a probe shows it: the second device is mounted
+ * briefly with access=client,posixacl before its real mount, and
+ * v9fs_show_options() prints "posixacl" only when CONFIG_9P_FS_POSIX_ACL
+ * is built in.  This works in access=user cells too, where the refusal
+ * itself would look like a missing feature.
+ */
+static void export_acl_requirement(const struct params *p)
+{
+	struct params q = *p;
+	bool required = !strcmp(p->require_acl, "1");
+	char opts[512];
+	const char *src;
+
+	if (!required && strcmp(p->require_acl, "0")) {
+		copy_param(q.access, sizeof(q.access), "client");
+		share_options(&q, 0, opts, sizeof(opts));
+		src = strcmp(p->trans, "tcp") ? "share-noacl" : "10.0.2.100";
+		mkdir(NOACL, 0755);
+		if (mount(src, NOACL, "9p", 0, opts) == 0) {
+			required = shows_posixacl(NOACL);
+			umount2(NOACL, 0);
+		} else {
+			say("ACL probe mount failed: %s", strerror(errno));
+		}
+		say("9p POSIX ACL support in this kernel: %s",
+		    required ? "yes" : "no (ACL tests may skip)");
+	}
+	setenv("ACL9P_REQUIRE_ACL", required ? "1" : "0", 1);
 }
 
 static int open_results(void)
@@ -415,8 +476,10 @@ int main(void)
 	umask(022);
 	mkdir("/mnt", 0755);
 	mount_share(&p, SHARE, 0);
-	if (!strcmp(p.mode, "check"))
+	if (!strcmp(p.mode, "check")) {
+		export_acl_requirement(&p);
 		mount_share(&p, NOACL, 1);
+	}
 
 	if (!strcmp(p.mode, "check"))
 		run_tests(&p);

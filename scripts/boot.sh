@@ -14,7 +14,9 @@
 #   --append TEXT       more kernel command line (later acl9p.* win)
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
-# prefix (e.g. TESTS=hostchange): run only those.
+# prefix (e.g. TESTS=hostchange): run only those.  ACL9P_REQUIRE_ACL=1|0:
+# whether the kernel must support 9p POSIX ACLs (default: 1, except
+# "auto" for --label custom: the guest looks at the mount options).
 #
 # The cell's results land in DIR: ktap.txt (second serial port, raw),
 # console.log (first serial port), qemu.log, status (key=value, read by
@@ -76,6 +78,12 @@ diod)
 esac
 [ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments"
 [ -z "${TESTS:-}" ] || append="$append acl9p.tests=$TESTS"
+# The rig's own kernels are built with 9p POSIX ACL support, so a test
+# whose ACL probe meets EOPNOTSUPP fails instead of skipping there; for
+# other kernels the guest decides from the mount (or ACL9P_REQUIRE_ACL).
+require_acl=${ACL9P_REQUIRE_ACL:-}
+[ -n "$require_acl" ] || { [ "$label" = custom ] && require_acl=auto || require_acl=1; }
+append="$append acl9p.require_acl=$require_acl"
 [ -z "$extra" ] || append="$append $extra"
 
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
