@@ -19,8 +19,8 @@ cells=$(awk -F'|' '/^## / { m = ($0 == "## Matrix") } m && /^\| `(vanilla|patche
 if grep -q '^# ACL9P-BINARY' "$ACL9P_BUILD"/results/*/ktap.txt 2>/dev/null; then
 	nbin=$(ls "$ACL9P_TOP"/tests/*.c | wc -l)
 	for k in "$ACL9P_BUILD"/results/*.*.*.*/ktap.txt; do
-		[ "$(grep -c '^# ACL9P-BINARY' "$k")" -eq "$nbin" ] ||
-			die "cover-results: ${k%/ktap.txt} ran $(grep -c '^# ACL9P-BINARY' "$k") of $nbin test binaries (TESTS=...?): run a full make check"
+		[ "$(grep -c '^# ACL9P-BINARY acl9p_' "$k")" -eq "$nbin" ] ||
+			die "cover-results: ${k%/ktap.txt} ran $(grep -c '^# ACL9P-BINARY acl9p_' "$k") of $nbin test binaries (TESTS=...?): run a full make check"
 	done
 fi
 ntests=$(cat "$ACL9P_TOP"/tests/*.c | grep -cE '^TEST(_F)?(_TIMEOUT)?\(')
