@@ -414,19 +414,6 @@ static int hostset(char *p, const char *name)
 	return 0;
 }
 
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	sync();
-	if (fd >= 0) {
-		ssize_t w = write(fd, "3", 1);
-
-		(void)w;
-		close(fd);
-	}
-}
-
 TEST_F(coherence, hostset_file_acl_stable_across_stat_open)
 {
 	char buf[PATH_MAX];
@@ -442,7 +429,7 @@ TEST_F(coherence, hostset_file_acl_stable_across_stat_open)
 	ASSERT_LE(0, fd);
 	close(fd);
 	EXPECT_ACL(buf, A9_XA_ACCESS, HOST_F);
-	drop_caches();
+	a9_drop_caches();
 	EXPECT_ACL(buf, A9_XA_ACCESS, HOST_F);
 }
 
@@ -456,7 +443,7 @@ TEST_F(coherence, hostset_dir_default_stable_across_readdir)
 	EXPECT_ACL(buf, A9_XA_DEFAULT, HOST_D);
 	a9_run_cmd(NULL, argv, cmdout, sizeof(cmdout), NULL, 0);
 	EXPECT_ACL(buf, A9_XA_DEFAULT, HOST_D);
-	drop_caches();
+	a9_drop_caches();
 	EXPECT_ACL(buf, A9_XA_DEFAULT, HOST_D);
 }
 
@@ -467,7 +454,7 @@ TEST_F(coherence, acl_survives_cache_drop)
 	a9_path(self->p, self->dir, "f");
 	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
 	ASSERT_SET(self->p, A9_XA_ACCESS, t);
-	drop_caches();
+	a9_drop_caches();
 	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
 	EXPECT_MODE(self->p, 0660);
 }
@@ -478,7 +465,7 @@ TEST_F(coherence, chmod_result_survives_cache_drop)
 	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
 	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rw-,u:1003:rw-,g::r--,m::rw-,o::---");
 	ASSERT_EQ(0, chmod(self->p, 0604));
-	drop_caches();
+	a9_drop_caches();
 	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1003:rw-,g::r--,m::---,o::r--");
 	EXPECT_MODE(self->p, 0604);
 }

@@ -157,7 +157,7 @@ FIXTURE_SETUP(hostset)
 	 * when reading the host's ACL is refused by a kernel that may lack
 	 * ACL support (the init's probe says so); otherwise let them fail.
 	 */
-	if (strcmp(a9_env("ACL9P_REQUIRE_ACL", "0"), "1")) {
+	if (!a9_acl_required()) {
 		char t[4096];
 
 		a9_path(self->p, self->hs, "f");

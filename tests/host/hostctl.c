@@ -87,19 +87,14 @@ static int reply(struct ctx *c, int err, const char *why)
 	return 0;
 }
 
-/* A path the guest names must stay inside the export. */
+/*
+ * A path the guest names must stay inside the export: relative, and no
+ * ".." anywhere (the same rule as acl9p-hostcheck's).
+ */
 static int resolve(const struct ctx *c, const char *rel, char *out)
 {
-	const char *p;
-
-	if (!*rel || rel[0] == '/')
+	if (!*rel || rel[0] == '/' || strstr(rel, ".."))
 		return -EINVAL;
-	for (p = rel; p; p = strchr(p, '/')) {
-		if (*p == '/')
-			p++;
-		if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
-			return -EINVAL;
-	}
 	if (snprintf(out, PATH_MAX, "%s/%s", c->export, rel) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	return 0;
@@ -118,6 +113,17 @@ static int host_name(const struct ctx *c, const char *name, char *out,
 	return 0;
 }
 
+static int nibble(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
 static int unhex(const char *hex, unsigned char *out, size_t max)
 {
 	size_t n = strlen(hex), i;
@@ -125,13 +131,11 @@ static int unhex(const char *hex, unsigned char *out, size_t max)
 	if (n % 2 || n / 2 > max)
 		return -EINVAL;
 	for (i = 0; i < n / 2; i++) {
-		unsigned int b;
+		int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
 
-		if (sscanf(hex + 2 * i, "%2x", &b) != 1 ||
-		    !strchr("0123456789abcdefABCDEF", hex[2 * i]) ||
-		    !strchr("0123456789abcdefABCDEF", hex[2 * i + 1]))
+		if (hi < 0 || lo < 0)
 			return -EINVAL;
-		out[i] = (unsigned char)b;
+		out[i] = (unsigned char)(hi << 4 | lo);
 	}
 	return (int)(n / 2);
 }

@@ -96,6 +96,12 @@ const char *a9_env(const char *name, const char *dflt);
 const char *a9_mnt(void);		/* ACL9P_MNT, default /mnt/share */
 const char *a9_local(void);		/* ACL9P_LOCAL, default /mnt/local */
 bool a9_access_client(void);		/* ACL9P_ACCESS == client (default) */
+/*
+ * ACL9P_REQUIRE_ACL == 1: the kernel has 9p POSIX ACL support (the init
+ * probes it), so a refusal with EOPNOTSUPP is a failure, not a reason to
+ * skip.
+ */
+bool a9_acl_required(void);
 const char *a9_binary(void);		/* e.g. "acl9p_roundtrip" */
 
 /* build "<dir>/<name>" into buf (PATH_MAX bytes); returns buf */
@@ -123,6 +129,8 @@ int a9_mkdir(const char *path, mode_t mode);
 int a9_fsync_path(const char *path);
 /* st_mode & 07777, or -errno */
 int a9_mode(const char *path);
+/* sync, then drop the guest's unused dentries and inodes (echo 3) */
+void a9_drop_caches(void);
 /* read whole small file into buf (NUL-terminated); length or -errno */
 ssize_t a9_read_file(const char *path, char *buf, size_t sz);
 

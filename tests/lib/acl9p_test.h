@@ -73,8 +73,7 @@ static inline void a9_setup(struct __test_metadata *_metadata,
 		 * init), a refusal is the bug under test, not a missing
 		 * feature (upstream's access=user regression looked just so).
 		 */
-		ASSERT_FALSE(r == -EOPNOTSUPP &&
-			     !strcmp(a9_env("ACL9P_REQUIRE_ACL", "0"), "1"))
+		ASSERT_FALSE(r == -EOPNOTSUPP && a9_acl_required())
 			TH_LOG("%s refuses POSIX ACLs (setxattr %s: EOPNOTSUPP) although the kernel has 9p ACL support (ACL9P_REQUIRE_ACL=1)",
 			       a9_mnt(), A9_XA_ACCESS);
 		if (r == -EOPNOTSUPP)

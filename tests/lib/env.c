@@ -39,6 +39,24 @@ bool a9_access_client(void)
 	return strcmp(a9_env("ACL9P_ACCESS", "client"), "client") == 0;
 }
 
+bool a9_acl_required(void)
+{
+	return strcmp(a9_env("ACL9P_REQUIRE_ACL", "0"), "1") == 0;
+}
+
+void a9_drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	sync();
+	if (fd >= 0) {
+		ssize_t w = write(fd, "3", 1);
+
+		(void)w;
+		close(fd);
+	}
+}
+
 const char *a9_binary(void)
 {
 	return program_invocation_short_name;

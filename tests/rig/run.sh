@@ -100,12 +100,9 @@ if [ -x "$hostctl" ]; then
 	mkdir -p "$exp/d"
 	touch "$exp/d/f" "$exp/outside"
 	chmod 0640 "$exp/d/f"
-	# u::rw-,u:1001:r--,g::r--,m::r--,o::--- as the kernel stores it
-	acl=02000000
-	for e in 01000600ffffffff 02000400e9030000 04000400ffffffff \
-		10000400ffffffff 20000000ffffffff; do
-		acl=$acl$e
-	done
+	# u::rw-,u:1001:r--,g::r--,m::r--,o::--- as the kernel stores it:
+	# header, then tag/perm/id per entry
+	acl=0200000001000600ffffffff02000400e903000004000400ffffffff10000400ffffffff20000000ffffffff
 	"$hostctl" qemu-passthrough "$exp/d" --stdio >"$tmp/hostctl.out" 2>"$tmp/hostctl.log" <<EOR
 SETXATTR ../outside system.posix_acl_access $acl
 SETXATTR /etc/passwd system.posix_acl_access $acl
