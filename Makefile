@@ -10,10 +10,12 @@
 #   make check-series  bisectability, warnings and checkpatch of the series
 #   make bite    put known bugs into the 9p ACL code, see which tests catch them
 #
-# Variables: KERNEL=/path/bzImage (test your own kernel, as "custom"),
-# CELL=glob (cells to run, e.g. CELL='*.diod.user.*'), TESTS=glob (test
-# binaries to run, without the acl9p_ prefix, e.g. TESTS=hostchange), SERVER, ACCESS
-# and CACHE (make shell), JOBS (cells in parallel, default 2).
+# Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
+# MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,
+# as "custom"), CELL=glob (cells of the set to run, e.g.
+# CELL='*.diod.user.*'; make shell: one cell name), TESTS=glob (test
+# binaries to run, without the acl9p_ prefix, e.g. TESTS=hostchange),
+# JOBS (cells in parallel, default 2).
 
 SHELL := /bin/bash
 B := $(CURDIR)/build
@@ -21,13 +23,11 @@ KSFT_DIR := $(B)/linux/vanilla/tools/testing/selftests
 CFLAGS_HOST := -std=gnu11 -O2 -Wall -Wextra -Werror
 
 KERNEL ?=
-CELL ?= *
+MATRIX ?= default
+CELL ?=
 TESTS ?=
-SERVER ?= qemu-passthrough
-ACCESS ?= client
-CACHE ?= none
 JOBS ?= 2
-export KERNEL CELL TESTS JOBS
+export MATRIX KERNEL CELL TESTS JOBS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
 	tools check-series bite cover-results clean distclean
@@ -64,8 +64,11 @@ guest: tools
 	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
 	@mkdir -p $(B)/tests/rig
-	@cc $(CFLAGS_HOST) -static -isystem $(KSFT_DIR) \
-		-o $(B)/tests/rig/acl9p_rig_timeout tests/rig/guest/timeout.c
+	@for t in tests/rig/guest/*.c; do \
+		n=$${t##*/}; \
+		cc $(CFLAGS_HOST) -static -isystem $(KSFT_DIR) \
+			-o $(B)/tests/rig/acl9p_rig_$${n%.c} $$t || exit 1; \
+	done
 	@guest/initramfs.sh $(B)/guest/initramfs.cpio.gz $(B)/guest/init \
 		$(B)/tests $(B)/guest/gen_init_cpio
 
@@ -76,8 +79,9 @@ demo: kernels guest
 	@scripts/check.sh
 	@scripts/demo.sh
 
-shell: kernels guest
-	@scripts/shell.sh "$(SERVER)" "$(ACCESS)" "$(CACHE)"
+# Only the cell's kernel: shell.sh builds it (a no-op build is 8 s).
+shell: deps guest
+	@scripts/shell.sh $(CELL)
 
 check-series: deps
 	@scripts/check-series.sh

@@ -2,36 +2,40 @@
 /*
  * acl9p guest init: PID 1 of the test VM.
  *
- * It mounts the pseudo filesystems and the 9p share the kernel command
- * line describes, runs the job (the test binaries, the demo script or
- * an interactive shell), and ends the VM through QEMU's isa-debug-exit
- * port so that the host learns how the guest ended.  Test output goes
- * to the second serial port, raw, so the console log (first port) can
- * carry kernel messages without mixing them into the KTAP stream.
+ * It mounts the pseudo filesystems and the 9p share, runs the job (the
+ * test binaries, the demo script or an interactive shell), and ends the
+ * VM through QEMU's isa-debug-exit port so that the host learns how the
+ * guest ended.  Test output goes to the second serial port, raw, so the
+ * console log (first port) can carry kernel messages without mixing
+ * them into the KTAP stream.
  *
- * Kernel command line parameters (all "acl9p.NAME=VALUE"):
- *   mode    check | demo | shell
- *   server  qemu-passthrough | qemu-mapped-xattr | diod
- *   access  client | user
- *   cache   none | loose
- *   kernel  vanilla | patched | custom (passed on to the tests)
- *   trans   virtio | tcp
- *   msize   9p msize
- *   aname   export path (tcp only; diod serves by path)
- *   timeout seconds one test binary may run
- *   tests   glob over test binaries without the acl9p_ prefix
- *           (default: all), e.g. "hostchange" or "perm*"
- *   selftest "splat": write a fake WARNING line to the kernel log at
- *           start; the rig's self-test checks that it fails the cell
- *           (the marker is not on the command line, which the kernel
- *           echoes to the log).  "timeout": run the rig's own binaries
- *           in /tests/rig instead of the suite (per-test timeouts)
- *   require_acl 1: the kernel has 9p POSIX ACL support, so ACL tests
- *           fail rather than skip when ACLs are refused; 0: they may
- *           skip; auto (default): probe the kernel (see
- *           export_acl_requirement)
- *   hostctl serial device of the host control channel (ACL9P_HOSTCTL;
- *           tests that change the export on the host need it)
+ * It is configured the kernel's own way: boot parameters without a dot
+ * that the kernel does not know reach PID 1 as environment (init/main.c,
+ * at most CONFIG_INIT_ENV_ARG_LIMIT of them).  scripts/boot.sh composes
+ * them from the cell (tests/matrix.conf, server/NAME.sh); the init only
+ * reads them, and the tests inherit them:
+ *   ACL9P_MODE        check | demo | shell (default check)
+ *   ACL9P_SRC, ACL9P_OPTS
+ *                     9p mount source and options of the share under test
+ *   ACL9P_NOACL_SRC, ACL9P_NOACL_OPTS
+ *                     the same export without posixacl (check mode)
+ *   ACL9P_PROBE_OPTS  options of a probe mount of the second source with
+ *                     posixacl; when set, ACL9P_REQUIRE_ACL=auto is
+ *                     decided from it (see export_acl_requirement)
+ *   ACL9P_REQUIRE_ACL 1 | 0 | auto: whether ACL tests fail or may skip
+ *                     when the share refuses ACLs
+ *   ACL9P_TESTS       glob over the test binaries without the acl9p_
+ *                     prefix (default: all)
+ *   ACL9P_TESTS_DIR   where the binaries are (default /tests; the rig's
+ *                     own tests use /tests/rig)
+ * The rest (ACL9P_CELL, ACL9P_SERVER, ACL9P_HOSTCTL, ...) is for the
+ * tests only.
+ *
+ * The results port carries one KTAP document (as kselftest's runner
+ * nests its binaries): a plan over the binaries, each binary's own
+ * output indented by four spaces as its subtests, then "ok N name",
+ * "not ok N name" or "not ok N name # TIMEOUT 120", and a diagnostic
+ * "# time_ms name MS".
  *
  * Guest exit codes (QEMU exits with code * 2 + 1):
  *   0 the job ran (its own results are in the KTAP stream)
@@ -42,6 +46,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -63,24 +68,11 @@
 #define SHARE		"/mnt/share"
 #define NOACL		"/mnt/noacl"
 #define LOCAL		"/mnt/local"
-#define TESTS_DIR	"/tests"
 #define RESULTS_TTY	"/dev/ttyS1"
-
-struct params {
-	char mode[16];
-	char server[32];
-	char access[16];
-	char cache[16];
-	char kernel[16];
-	char trans[16];
-	char msize[16];
-	char aname[256];
-	char hostctl[32];
-	char tests[64];
-	char selftest[16];
-	char require_acl[4];
-	int timeout;
-};
+/* What one test binary may run; a harness test has its own timeout. */
+#define BINARY_TIMEOUT	120
+/* kselftest's "skip" exit status */
+#define KSFT_SKIP	4
 
 static void say(const char *fmt, ...)
 {
@@ -121,70 +113,21 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 	vm_exit(1);
 }
 
-static void copy_param(char *dst, size_t size, const char *val)
+static const char *env(const char *name, const char *dflt)
 {
-	snprintf(dst, size, "%s", val);
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
 }
 
-static void parse_cmdline(struct params *p)
+static const char *must_env(const char *name)
 {
-	char buf[4096], *tok, *save = NULL;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
+	const char *v = getenv(name);
 
-	memset(p, 0, sizeof(*p));
-	copy_param(p->mode, sizeof(p->mode), "check");
-	copy_param(p->server, sizeof(p->server), "qemu-passthrough");
-	copy_param(p->access, sizeof(p->access), "client");
-	copy_param(p->cache, sizeof(p->cache), "none");
-	copy_param(p->kernel, sizeof(p->kernel), "custom");
-	copy_param(p->trans, sizeof(p->trans), "virtio");
-	copy_param(p->msize, sizeof(p->msize), "262144");
-	p->timeout = 120;
-	if (!f)
-		fail("cannot read /proc/cmdline: %s", strerror(errno));
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		char *val;
-
-		if (strncmp(tok, "acl9p.", 6) != 0)
-			continue;
-		val = strchr(tok, '=');
-		if (!val)
-			continue;
-		*val++ = '\0';
-		tok += 6;
-		if (!strcmp(tok, "mode"))
-			copy_param(p->mode, sizeof(p->mode), val);
-		else if (!strcmp(tok, "server"))
-			copy_param(p->server, sizeof(p->server), val);
-		else if (!strcmp(tok, "access"))
-			copy_param(p->access, sizeof(p->access), val);
-		else if (!strcmp(tok, "cache"))
-			copy_param(p->cache, sizeof(p->cache), val);
-		else if (!strcmp(tok, "kernel"))
-			copy_param(p->kernel, sizeof(p->kernel), val);
-		else if (!strcmp(tok, "trans"))
-			copy_param(p->trans, sizeof(p->trans), val);
-		else if (!strcmp(tok, "msize"))
-			copy_param(p->msize, sizeof(p->msize), val);
-		else if (!strcmp(tok, "aname"))
-			copy_param(p->aname, sizeof(p->aname), val);
-		else if (!strcmp(tok, "require_acl"))
-			copy_param(p->require_acl, sizeof(p->require_acl), val);
-		else if (!strcmp(tok, "selftest"))
-			copy_param(p->selftest, sizeof(p->selftest), val);
-		else if (!strcmp(tok, "tests"))
-			copy_param(p->tests, sizeof(p->tests), val);
-		else if (!strcmp(tok, "hostctl"))
-			copy_param(p->hostctl, sizeof(p->hostctl), val);
-		else if (!strcmp(tok, "timeout"))
-			p->timeout = atoi(val) > 0 ? atoi(val) : 120;
-	}
+	if (!v || !*v)
+		fail("%s is not set: boot through scripts/boot.sh, which passes the cell's settings as kernel parameters",
+		     name);
+	return v;
 }
 
 static void must_mount(const char *src, const char *dst, const char *type,
@@ -196,39 +139,8 @@ static void must_mount(const char *src, const char *dst, const char *type,
 		     opts ? opts : "", strerror(errno));
 }
 
-/* The 9p mount options of the cell; noacl drops posixacl and access. */
-static void share_options(const struct params *p, int noacl, char *buf,
-			  size_t size)
+static void mount_9p(const char *src, const char *dst, const char *opts)
 {
-	char access[64];
-	int n;
-
-	if (noacl)
-		snprintf(access, sizeof(access), "access=client");
-	else if (!strcmp(p->access, "client"))
-		snprintf(access, sizeof(access), "access=client,posixacl");
-	else
-		snprintf(access, sizeof(access), "access=%s", p->access);
-
-	n = snprintf(buf, size, "version=9p2000.L,%s,cache=%s,msize=%s",
-		     access, p->cache, p->msize);
-	if (!strcmp(p->trans, "tcp"))
-		snprintf(buf + n, size - (size_t)n,
-			 ",trans=tcp,port=564,aname=%s,uname=root", p->aname);
-	else
-		snprintf(buf + n, size - (size_t)n, ",trans=virtio");
-}
-
-static void mount_share(const struct params *p, const char *dst, int noacl)
-{
-	char opts[512];
-	const char *src;
-
-	share_options(p, noacl, opts, sizeof(opts));
-	if (!strcmp(p->trans, "tcp"))
-		src = "10.0.2.100";
-	else
-		src = noacl ? "share-noacl" : "share";
 	say("mount -t 9p %s %s -o %s", src, dst, opts);
 	must_mount(src, dst, "9p", 0, opts);
 }
@@ -254,35 +166,33 @@ static bool shows_posixacl(const char *dir)
 }
 
 /*
- * Whether ACL tests may skip when the share refuses ACLs (exported as
- * ACL9P_REQUIRE_ACL).  Not when the host says the kernel has 9p ACL
- * support, nor when a probe shows it: the second device is mounted
- * briefly with access=client,posixacl before its real mount, and
- * v9fs_show_options() prints "posixacl" only when CONFIG_9P_FS_POSIX_ACL
- * is built in.  This works in access=user cells too, where the refusal
- * itself would look like a missing feature.
+ * ACL9P_REQUIRE_ACL=auto (a kernel the rig did not build): may ACL tests
+ * skip when the share refuses ACLs?  Not when a probe shows 9p ACL
+ * support: the second source is mounted briefly with posixacl before
+ * its real mount, and v9fs_show_options() prints "posixacl" only when
+ * CONFIG_9P_FS_POSIX_ACL is built in.  This works in access=user cells
+ * too, where the refusal itself would look like a missing feature.
  */
-static void export_acl_requirement(const struct params *p)
+static void export_acl_requirement(void)
 {
-	struct params q = *p;
-	bool required = !strcmp(p->require_acl, "1");
-	char opts[512];
-	const char *src;
+	const char *req = env("ACL9P_REQUIRE_ACL", "auto");
+	const char *probe = getenv("ACL9P_PROBE_OPTS");
+	bool required = false;
 
-	if (!required && strcmp(p->require_acl, "0")) {
-		copy_param(q.access, sizeof(q.access), "client");
-		share_options(&q, 0, opts, sizeof(opts));
-		src = strcmp(p->trans, "tcp") ? "share-noacl" : "10.0.2.100";
+	if (strcmp(req, "auto"))
+		return;
+	if (probe) {
 		mkdir(NOACL, 0755);
-		if (mount(src, NOACL, "9p", 0, opts) == 0) {
+		if (mount(must_env("ACL9P_NOACL_SRC"), NOACL, "9p", 0,
+			  probe) == 0) {
 			required = shows_posixacl(NOACL);
 			umount2(NOACL, 0);
 		} else {
 			say("ACL probe mount failed: %s", strerror(errno));
 		}
-		say("9p POSIX ACL support in this kernel: %s",
-		    required ? "yes" : "no (ACL tests may skip)");
 	}
+	say("9p POSIX ACL support in this kernel: %s",
+	    required ? "yes" : "no (ACL tests may skip)");
 	setenv("ACL9P_REQUIRE_ACL", required ? "1" : "0", 1);
 }
 
@@ -302,32 +212,66 @@ static int open_results(void)
 	return fd;
 }
 
-static void setup_env(const struct params *p)
+static void setup_env(void)
 {
 	setenv("PATH", "/bin:/sbin", 1);
 	setenv("HOME", "/tmp", 1);
-	setenv("TERM", "linux", 1);
 	setenv("ACL9P_MNT", SHARE, 1);
 	setenv("ACL9P_MNT_NOACL", NOACL, 1);
 	setenv("ACL9P_LOCAL", LOCAL, 1);
-	setenv("ACL9P_ACCESS", p->access, 1);
-	setenv("ACL9P_SERVER", p->server, 1);
-	setenv("ACL9P_CACHE", p->cache, 1);
-	setenv("ACL9P_KERNEL", p->kernel, 1);
-	if (p->hostctl[0])
-		setenv("ACL9P_HOSTCTL", p->hostctl, 1);
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
 /*
- * Run one program with stdout on the results port and a wall-clock
- * limit.  Returns its wait status, or -1 when it had to be killed.
+ * Copy what the child wrote to out, each line indented by four spaces
+ * (a KTAP subtest).  *bol tracks whether the next byte starts a line.
  */
-static int run_limited(char *const argv[], int out_fd, int timeout)
+static void copy_indented(int in, int out, bool *bol)
 {
-	struct timespec start, now;
-	pid_t pid, w;
-	int status;
+	char buf[4096];
+	ssize_t n, i, from;
 
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		for (i = 0, from = 0; i < n; i++) {
+			if (*bol) {
+				dprintf(out, "    ");
+				*bol = false;
+			}
+			if (buf[i] == '\n') {
+				write(out, buf + from, (size_t)(i + 1 - from));
+				from = i + 1;
+				*bol = true;
+			}
+		}
+		if (from < n)
+			write(out, buf + from, (size_t)(n - from));
+	}
+}
+
+/*
+ * Run one program with its stdout and stderr on a pipe, copied to out
+ * (indented when indent), with a wall-clock limit.  Returns its wait
+ * status, or -1 when it had to be killed.  The harness writes its
+ * assertion messages ("# file:line: Expected ...") to stderr: KTAP
+ * diagnostics belong with the results, not in the console log.
+ */
+static int run_limited(char *const argv[], int out, bool indent, int limit)
+{
+	struct timespec start;
+	bool bol = true;
+	int status = -1, p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		fail("pipe: %s", strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	pid = fork();
 	if (pid < 0)
@@ -335,83 +279,103 @@ static int run_limited(char *const argv[], int out_fd, int timeout)
 	if (pid == 0) {
 		/* Own process group, so a timeout kills forked tests too. */
 		setpgid(0, 0);
-		/*
-		 * The harness writes its assertion messages ("# file:line:
-		 * Expected ...") to stderr: KTAP diagnostics belong with
-		 * the results, not in the console log.
-		 */
-		if (out_fd >= 0) {
-			dup2(out_fd, STDOUT_FILENO);
-			dup2(out_fd, STDERR_FILENO);
-		}
+		dup2(p[1], STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
 		if (chdir("/") != 0)
 			_exit(126);
 		execv(argv[0], argv);
 		say("exec %s: %s", argv[0], strerror(errno));
 		_exit(127);
 	}
+	close(p[1]);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	for (;;) {
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			return status;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= timeout) {
-			say("%s ran over %d s; killed", argv[0], timeout);
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+
+		poll(&pfd, 1, 20);
+		if (indent)
+			copy_indented(p[0], out, &bol);
+		else
+			copy_indented(p[0], out, &(bool){ false });
+		/*
+		 * Not EOF: a grandchild may hold the pipe open after the
+		 * binary has ended.
+		 */
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		if (ms_since(&start) >= limit * 1000L) {
+			say("%s ran over %d s; killed", argv[0], limit);
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			return -1;
+			status = -1;
+			break;
 		}
-		usleep(20000);
 	}
+	if (indent)
+		copy_indented(p[0], out, &bol);
+	if (!bol)
+		dprintf(out, "\n");
+	close(p[0]);
+	return status;
 }
 
-static int is_test_binary(const struct dirent *d)
+static const char *tests_glob;
+
+static int is_selected(const struct dirent *d)
 {
-	return !strncmp(d->d_name, "acl9p_", 6);
+	if (strncmp(d->d_name, "acl9p_", 6))
+		return 0;
+	return !tests_glob || !fnmatch(tests_glob, d->d_name + 6, 0);
 }
 
-static void run_tests(const struct params *p)
+/* One KTAP document over the selected binaries, each nested in it. */
+static void run_tests(void)
 {
-	const char *dir = strcmp(p->selftest, "timeout") ? TESTS_DIR :
-			  TESTS_DIR "/rig";
+	const char *dir = env("ACL9P_TESTS_DIR", "/tests");
 	struct dirent **names;
 	int out = open_results();
 	int i, n, status;
 
-	n = scandir(dir, &names, is_test_binary, alphasort);
+	tests_glob = getenv("ACL9P_TESTS");
+	n = scandir(dir, &names, is_selected, alphasort);
 	if (n < 0)
 		fail("scandir %s: %s", dir, strerror(errno));
+	dprintf(out, "KTAP version 1\n1..%d\n", n);
 	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
 		char path[512];
 		char *argv[] = { path, NULL };
+		struct timespec t0;
 
-		if (p->tests[0] &&
-		    fnmatch(p->tests, names[i]->d_name + strlen("acl9p_"), 0)) {
-			free(names[i]);
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		dprintf(out, "# ACL9P-BINARY %s\n", names[i]->d_name);
-		say("running %s", names[i]->d_name);
-		status = run_limited(argv, out, p->timeout);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		/* kselftest's runner names a binary before its output too */
+		dprintf(out, "# selftests: acl9p: %s\n", name);
+		say("running %s", name);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		status = run_limited(argv, out, true, BINARY_TIMEOUT);
 		if (status == -1)
-			dprintf(out, "# ACL9P-TIMEOUT %s %d\n",
-				names[i]->d_name, p->timeout);
+			dprintf(out, "not ok %d %s # TIMEOUT %d\n", i + 1, name,
+				BINARY_TIMEOUT);
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
+			dprintf(out, "ok %d %s # SKIP\n", i + 1, name);
+		else
+			dprintf(out, "%sok %d %s\n",
+				WIFEXITED(status) && !WEXITSTATUS(status) ?
+				"" : "not ", i + 1, name);
+		dprintf(out, "# time_ms %s %ld\n", name, ms_since(&t0));
 		free(names[i]);
 	}
 	free(names);
-	dprintf(out, "# ACL9P-DONE\n");
 	tcdrain(out);
 	close(out);
 }
 
-static void run_demo(const struct params *p)
+static void run_demo(void)
 {
 	char *argv[] = { "/bin/sh", "/etc/acl9p-demo.sh", NULL };
 	int out = open_results();
 
-	run_limited(argv, out, p->timeout);
-	dprintf(out, "# ACL9P-DONE\n");
+	run_limited(argv, out, false, BINARY_TIMEOUT);
 	tcdrain(out);
 	close(out);
 }
@@ -436,7 +400,7 @@ static void run_shell(void)
 
 int main(void)
 {
-	struct params p;
+	const char *mode;
 	int con;
 
 	must_mount("proc", "/proc", "proc", 0, NULL);
@@ -454,39 +418,24 @@ int main(void)
 	must_mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
 	must_mount("tmpfs", LOCAL, "tmpfs", 0, "mode=0755");
 
-	parse_cmdline(&p);
-	if (strcmp(p.mode, "check") && strcmp(p.mode, "demo") &&
-	    strcmp(p.mode, "shell"))
-		fail("unknown acl9p.mode '%s'", p.mode);
-	setup_env(&p);
-	if (!strcmp(p.selftest, "splat")) {
-		/*
-		 * KERN_WARNING, the level WARN() splats print at; one write
-		 * is one record (dprintf may split it, /dev/kmsg refuses).
-		 */
-		static const char rec[] =
-			"<4>WARNING: acl9p rig self-test, not a kernel bug\n";
-		int k = open("/dev/kmsg", O_WRONLY);
-
-		if (k < 0 || write(k, rec, sizeof(rec) - 1) < 0)
-			say("cannot write to /dev/kmsg: %s", strerror(errno));
-		if (k >= 0)
-			close(k);
-	}
+	mode = env("ACL9P_MODE", "check");
+	if (strcmp(mode, "check") && strcmp(mode, "demo") &&
+	    strcmp(mode, "shell"))
+		fail("unknown ACL9P_MODE '%s'", mode);
+	setup_env();
 	umask(022);
 	mkdir("/mnt", 0755);
-	mount_share(&p, SHARE, 0);
-	if (!strcmp(p.mode, "check")) {
-		export_acl_requirement(&p);
-		mount_share(&p, NOACL, 1);
-	}
-
-	if (!strcmp(p.mode, "check"))
-		run_tests(&p);
-	else if (!strcmp(p.mode, "demo"))
-		run_demo(&p);
-	else
+	mount_9p(must_env("ACL9P_SRC"), SHARE, must_env("ACL9P_OPTS"));
+	if (!strcmp(mode, "check")) {
+		export_acl_requirement();
+		mount_9p(must_env("ACL9P_NOACL_SRC"), NOACL,
+			 must_env("ACL9P_NOACL_OPTS"));
+		run_tests();
+	} else if (!strcmp(mode, "demo")) {
+		run_demo();
+	} else {
 		run_shell();
+	}
 
 	umount2(NOACL, MNT_DETACH);
 	umount2(SHARE, 0);

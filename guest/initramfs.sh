@@ -42,7 +42,7 @@ busybox=/bin/busybox
 		[ -x "$t" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"
 	done
-	# the rig's own guest binaries (acl9p.selftest=...), not in the matrix
+	# the rig's own guest binaries (ACL9P_TESTS_DIR=/tests/rig), not in the matrix
 	for t in "$tests"/rig/acl9p_*; do
 		[ -x "$t" ] || continue
 		echo "file /tests/rig/${t##*/} $t 0755 0 0"

@@ -6,13 +6,13 @@
 # this script fail.
 #
 # usage: bite.sh [BUG.patch ...]   (default: every tests/bugs/*.patch)
-# Environment: ACL9P_BITE_CELLS, the server.access.cache cells to run
-# (default: the three servers with access=client, passthrough and diod
-# with access=user, no cache).
+# Environment: ACL9P_BITE_CELLS, the cells to run without their kernel
+# part (default: the "bite" set of tests/matrix.conf).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/matrix.sh"
 
-cells=${ACL9P_BITE_CELLS:-qemu-passthrough.client.none qemu-passthrough.user.none qemu-mapped-xattr.client.none diod.client.none diod.user.none}
+cells=${ACL9P_BITE_CELLS:-$(matrix_configs bite)}
 [ $# -gt 0 ] || set -- "$ACL9P_TOP"/tests/bugs/*.patch
 wt=$ACL9P_BUILD/linux/bite
 obj=$ACL9P_BUILD/obj/bite
@@ -29,17 +29,18 @@ kbuild_env
 # suite's feature probes say "not supported" and skip (the A/B
 # differential of make check flags those too).
 passes() {
-	awk '/^# ACL9P-BINARY / { bin = $3 }
-	     /^ok [0-9]+ / && $3 != "#" { print bin "." $3 }' "$1/ktap.txt" | sort -u
+	{
+		awk '/^# selftests: acl9p: / { bin = $4 }
+		     /^    ok [0-9]+ / && !/ # SKIP/ { print bin "." $3 }' "$1/ktap.txt"
+		awk '/^ok [0-9]+ / { print "hostcheck." $3 }' "$1/hostcheck.ktap"
+	} 2>/dev/null | sort -u
 }
 
 run_cells() { # KERNEL LABEL DIR
-	local c s a ca rest
+	local c
 	for c in $cells; do
-		s=${c%%.*} rest=${c#*.} a=${rest%%.*} ca=${rest#*.}
-		"$ACL9P_TOP/scripts/boot.sh" --kernel "$1" --label "$2" --server "$s" \
-			--access "$a" --cache "$ca" --out "$3/$c" --timeout 300 \
-			>/dev/null 2>&1 || true
+		"$ACL9P_TOP/scripts/boot.sh" --kernel "$1" --cell "$2.$c" \
+			--out "$3/$c" --timeout 300 >/dev/null 2>&1 || true
 	done
 }
 

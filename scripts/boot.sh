@@ -3,89 +3,93 @@
 #
 # usage: boot.sh [options]
 #   --kernel PATH       bzImage to boot (required)
-#   --label NAME        kernel name in the cell name (vanilla|patched|custom)
-#   --server S          qemu-passthrough | qemu-mapped-xattr | diod
-#   --access A          client | user
-#   --cache C           none | loose
+#   --cell NAME         KERNEL.SERVER.ACCESS.CACHE[.OPTS] (tests/matrix.conf);
+#                       its kernel part is only a label
 #   --mode M            check | demo | shell            (default check)
 #   --initrd PATH       initramfs (default build/guest/initramfs.cpio.gz)
 #   --out DIR           results dir (default build/results/CELL)
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
-#   --append TEXT       more kernel command line (later acl9p.* win)
+#   --set NAME=VALUE    one more (or another) setting for the guest's
+#                       environment, e.g. --set ACL9P_TESTS_DIR=/tests/rig
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
 # prefix (e.g. TESTS=hostchange): run only those.  ACL9P_REQUIRE_ACL=1|0:
 # whether the kernel must support 9p POSIX ACLs (default: 1, except
-# "auto" for --label custom: the guest looks at the mount options).
+# "auto" for a kernel labelled custom: the guest probes the mount).
+#
+# The guest is configured the kernel's way: undotted NAME=VALUE kernel
+# parameters reach its init as environment (guest/init.c lists them).
 #
 # The cell's results land in DIR: ktap.txt (second serial port, raw),
-# console.log (first serial port), qemu.log, status (key=value, read by
-# acl9p-report).  The export stays in build/run/CELL/export for a look.
-# Exit status: 0 when the VM ended cleanly (the tests' verdicts are in
-# ktap.txt), 1 otherwise (timeout, splat, setup failure).
+# hostcheck.ktap (bytes on the host after the run), console.log (first
+# serial port), qemu.log, status (key=value, read by acl9p-report).  The
+# export stays in build/run/CELL/export for a look.  Exit status: 0 when
+# the VM ended cleanly (the tests' verdicts are in the KTAP files), 1
+# otherwise (timeout, splat, setup failure).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/matrix.sh"
 
-kernel= label=custom server=qemu-passthrough access=client cache=none
-mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio.gz out= timeout=600
-extra=
+kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio.gz out=
+timeout=600
+declare -a sets=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
-	--label) label=$2 ;;
-	--server) server=$2 ;;
-	--access) access=$2 ;;
-	--cache) cache=$2 ;;
+	--cell) cell=$2 ;;
 	--mode) mode=$2 ;;
 	--initrd) initrd=$2 ;;
 	--out) out=$2 ;;
 	--timeout) timeout=$2 ;;
-	--append) extra=$2 ;;
+	--set) sets+=("$2") ;;
 	*) die "boot: unknown option $1" ;;
 	esac
 	shift 2
 done
 [ -n "$kernel" ] || die "boot: --kernel is required"
+[ -n "$cell" ] || die "boot: --cell is required"
 [ -r "$kernel" ] || die "boot: kernel $kernel not found"
 [ -r "$initrd" ] || die "boot: initramfs $initrd not found (run: make guest)"
-case $access in client | user) ;; *) die "boot: access must be client or user" ;; esac
-case $cache in none | loose) ;; *) die "boot: cache must be none or loose" ;; esac
+matrix_cell "$cell"
+# The noacl mount is access=client without posixacl, the probe one with.
+noacl_mount=$(matrix_mount "$cell" access=noposixacl)
+probe_mount=$(matrix_mount "$cell" access=client)
+server=$c_server label=$c_kernel
+# shellcheck source=/dev/null
+. "$ACL9P_TOP/server/$server.sh"
+server_check || die "boot: server $server cannot run: see the line above"
 
-cell=$label.$server.$access.$cache
 run=$ACL9P_BUILD/run/$cell
 [ -n "$out" ] || out=$ACL9P_BUILD/results/$cell
 export_dir=$run/export
 rm -rf "$out"
 mkdir -p "$out" "$run"
 "$ACL9P_TOP/server/prepare-export.sh" "$server" "$export_dir"
-
-args=()
-# loglevel=5: KERN_WARNING (WARN(), lockdep) must reach the console log
-append="console=ttyS0 panic=-1 oops=panic loglevel=5"
-append="$append acl9p.mode=$mode acl9p.server=$server acl9p.access=$access"
-append="$append acl9p.cache=$cache acl9p.kernel=$label"
-case $server in
-qemu-passthrough | qemu-mapped-xattr)
-	mapfile -t args < <("$ACL9P_TOP/server/qemu-virtfs.sh" "${server#qemu-}" "$export_dir")
-	append="$append acl9p.trans=virtio"
-	;;
-diod)
-	mapfile -t args < <("$ACL9P_TOP/server/diod.sh" "$export_dir" "$out/diod.log")
-	append="$append acl9p.trans=tcp acl9p.aname=$export_dir"
-	append="$append ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
-	;;
-*) die "boot: unknown server '$server'" ;;
-esac
+mapfile -t args < <(server_qemu_args "$export_dir" "$out")
 [ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments"
-[ -z "${TESTS:-}" ] || append="$append acl9p.tests=$TESTS"
-# The rig's own kernels are built with 9p POSIX ACL support, so a test
-# whose ACL probe meets EOPNOTSUPP fails instead of skipping there; for
-# other kernels the guest decides from the mount (or ACL9P_REQUIRE_ACL).
-require_acl=${ACL9P_REQUIRE_ACL:-}
-[ -n "$require_acl" ] || { [ "$label" = custom ] && require_acl=auto || require_acl=1; }
-append="$append acl9p.require_acl=$require_acl"
-[ -z "$extra" ] || append="$append $extra"
+trans=$(server_transport "$export_dir")
 
+# The rig's own kernels are built with 9p POSIX ACL support, so a test
+# whose ACL probe meets EOPNOTSUPP fails instead of skipping there,
+# unless the cell has no ACLs by design (a "noacl" value); for other
+# kernels the guest decides from a probe mount (or ACL9P_REQUIRE_ACL).
+require_acl=${ACL9P_REQUIRE_ACL:-}
+if [ -z "$require_acl" ]; then
+	if [ "$c_noacl" = 1 ]; then require_acl=0
+	elif [ "$label" = custom ]; then require_acl=auto
+	else require_acl=1
+	fi
+fi
+
+guest_env=(
+	ACL9P_MODE="$mode" ACL9P_CELL="$cell" ACL9P_KERNEL="$label"
+	ACL9P_SERVER="$server" ACL9P_ACCESS="$c_access" ACL9P_CACHE="$c_cache"
+	ACL9P_SRC="$(server_source share)" ACL9P_OPTS="$c_mount,$trans"
+	ACL9P_NOACL_SRC="$(server_source noacl)" ACL9P_NOACL_OPTS="$noacl_mount,$trans"
+	ACL9P_REQUIRE_ACL="$require_acl"
+)
+[ "$require_acl" != auto ] || guest_env+=(ACL9P_PROBE_OPTS="$probe_mount,$trans")
+[ -z "${TESTS:-}" ] || guest_env+=(ACL9P_TESTS="$TESTS")
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
 
 # Host control channel (tests/host/hostctl.c): a third serial port on a
@@ -94,7 +98,8 @@ hostctl_pid= ctl=()
 hostctl=$ACL9P_BUILD/tests/acl9p-hostctl
 if [ "$mode" = check ] && [ -x "$hostctl" ]; then
 	sock=$(mktemp -u -t acl9p-hostctl.XXXXXXXX)
-	"$hostctl" "$server" "$export_dir" --socket "$sock" 2>"$out/hostctl.log" &
+	"$hostctl" --prefix "$SERVER_XATTR_PREFIX" --cannot "${SERVER_CANNOT:--}" \
+		"$export_dir" --socket "$sock" 2>"$out/hostctl.log" &
 	hostctl_pid=$!
 	for _ in $(seq 50); do
 		if [ -S "$sock" ] || ! kill -0 $hostctl_pid 2>/dev/null; then break; fi
@@ -103,8 +108,25 @@ if [ "$mode" = check ] && [ -x "$hostctl" ]; then
 	[ -S "$sock" ] || die "boot: acl9p-hostctl did not listen: $(tail -n 1 "$out/hostctl.log")"
 	# After the console and results ports, so the guest sees ttyS2.
 	ctl=(-chardev "socket,id=hostctl,path=$sock" -serial chardev:hostctl)
-	append="$append acl9p.hostctl=/dev/ttyS2"
+	guest_env+=(ACL9P_HOSTCTL=/dev/ttyS2)
 fi
+guest_env+=("${sets[@]}")
+
+# loglevel=5: KERN_WARNING (WARN(), lockdep) must reach the console log
+append="console=ttyS0 panic=-1 oops=panic loglevel=5 $(server_cmdline)"
+for e in "${guest_env[@]}"; do
+	case $e in
+	*[[:space:]]*) die "boot: guest setting '$e' has white space (a kernel parameter cannot)" ;;
+	[A-Z]*=*) ;;
+	*) die "boot: guest setting '$e' is not NAME=VALUE" ;;
+	esac
+	append="$append $e"
+done
+# The kernel hands PID 1 at most CONFIG_INIT_ENV_ARG_LIMIT (32)
+# variables, HOME and TERM among them, and keeps 2048 bytes of command
+# line (x86): past either the guest would boot half-configured.
+[ ${#guest_env[@]} -le 30 ] || die "boot: ${#guest_env[@]} guest settings, the kernel passes at most 30"
+[ ${#append} -lt 2048 ] || die "boot: kernel command line of ${#append} bytes, x86 keeps 2047"
 
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512
 	-smp "${ACL9P_SMP:-2}" "${accel[@]}"
@@ -155,9 +177,8 @@ fi
 
 # The host half of the tests: bytes stored on the export.
 if [ "$mode" = check ] && [ -x "$ACL9P_BUILD/tests/acl9p-hostcheck" ]; then
-	"$ACL9P_BUILD/tests/acl9p-hostcheck" "$server" "$export_dir" \
+	"$ACL9P_BUILD/tests/acl9p-hostcheck" --prefix "$SERVER_XATTR_PREFIX" "$export_dir" \
 		<"$out/ktap.txt" >"$out/hostcheck.ktap" 2>>"$out/qemu.log" || true
-	cat "$out/hostcheck.ktap" >>"$out/ktap.txt"
 fi
 
 cat >"$out/status" <<EOS

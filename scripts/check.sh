@@ -1,18 +1,17 @@
 #!/bin/bash
-# Run the test matrix: kernel x server x access x cache, JOBS cells at a
-# time, then hand the results to acl9p-report, whose last line counts
-# them and whose exit status is ours.
+# Run the test matrix: the cells of a set of tests/matrix.conf, JOBS
+# at a time, then hand the results to acl9p-report, whose last line
+# counts them and whose exit status is ours.
 #
-# Environment: KERNEL (a bzImage to test as "custom" instead of the
-# rig's kernels), CELL (glob over cell names), JOBS, ACL9P_TIMEOUT
-# (seconds per VM, default 300), ACL9P_SERVERS/ACCESS/CACHES (lists),
+# Environment: MATRIX (the set, default "default"), KERNEL (a bzImage
+# to test as "custom" instead of the rig's kernels), CELL (glob over the
+# set's cell names), JOBS, ACL9P_TIMEOUT (seconds per VM, default 300),
 # TESTS (glob over test binaries, passed on to boot.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/matrix.sh"
 
-servers=${ACL9P_SERVERS:-qemu-passthrough qemu-mapped-xattr diod}
-accesses=${ACL9P_ACCESSES:-client user}
-caches=${ACL9P_CACHES:-none loose}
+set_name=${MATRIX:-default}
 filter=${CELL:-*}
 jobs=${JOBS:-2}
 results=$ACL9P_BUILD/results
@@ -29,18 +28,12 @@ else
 fi
 
 cells=()
-for k in $(printf '%s\n' "${!kernels[@]}" | sort -r); do
-	for s in $servers; do
-		for a in $accesses; do
-			for c in $caches; do
-				cell=$k.$s.$a.$c
-				# shellcheck disable=SC2053 # glob match on purpose
-				[[ $cell == $filter ]] && cells+=("$cell")
-			done
-		done
-	done
+all=$(matrix_cells "$set_name" $(printf '%s\n' "${!kernels[@]}" | sort -r))
+for cell in $all; do
+	# shellcheck disable=SC2053 # glob match on purpose
+	[[ $cell == $filter ]] && cells+=("$cell")
 done
-[ ${#cells[@]} -gt 0 ] || die "check: no cell matches CELL='$filter'"
+[ ${#cells[@]} -gt 0 ] || die "check: no cell of set '$set_name' matches CELL='$filter'"
 
 # The rig's own tests first: a verdict from a rig that cannot fail is
 # worth nothing, so when they fail the matrix does not run.
@@ -58,16 +51,12 @@ fi
 
 [ "$filter" = '*' ] && rm -rf "$results"
 mkdir -p "$results" "$ACL9P_BUILD/logs"
-note "check: ${#cells[@]} cells, $jobs at a time"
+note "check: set $set_name, ${#cells[@]} cells, $jobs at a time"
 
 run_cell() {
-	local cell=$1 k s a c rest
-	k=${cell%%.*} rest=${cell#*.}
-	c=${rest##*.} rest=${rest%.*}
-	a=${rest##*.} s=${rest%.*}
-	if "$ACL9P_TOP/scripts/boot.sh" --kernel "${kernels[$k]}" --label "$k" \
-		--server "$s" --access "$a" --cache "$c" \
-		--timeout "${ACL9P_TIMEOUT:-300}" \
+	local cell=$1
+	if "$ACL9P_TOP/scripts/boot.sh" --kernel "${kernels[${cell%%.*}]}" \
+		--cell "$cell" --timeout "${ACL9P_TIMEOUT:-300}" \
 		>"$ACL9P_BUILD/logs/$cell.boot.log" 2>&1; then
 		echo "  $cell: ran in $(sed -n 's/^wall_ms=//p' "$results/$cell/status") ms"
 	else
@@ -87,6 +76,8 @@ for cell in "${cells[@]}"; do
 done
 wait
 note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
+# Standard KTAP, as the kernel's own parser reads it (status: ktap_errors).
+"$ACL9P_TOP/tests/rig/kunit-parse.sh" "${cells[@]/#/$results/}"
 
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
 	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter"

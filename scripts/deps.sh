@@ -7,7 +7,7 @@ set -eu
 
 pkgs="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
-libcap-ng-dev busybox-static xz-utils git"
+libcap-ng-dev busybox-static xz-utils git python3"
 
 missing=
 for p in $pkgs; do

@@ -25,11 +25,11 @@ mkdir -p "$ACL9P_BUILD"
 verdict=$tcg why="no /dev/kvm"
 if [ -w /dev/kvm ]; then
 	rc=0
-	# acl9p.mode=probe: init fails at once on the unknown mode, exit 1.
+	# ACL9P_MODE=probe: init fails at once on the unknown mode, exit 1.
 	# The subshell keeps bash's "Aborted" job notice out of the output.
 	(timeout --kill-after=2 20 qemu-system-x86_64 -nodefaults -no-reboot \
 		-display none -M pc -m 256 $kvm -kernel "$1" -initrd "$2" \
-		-append "console=ttyS0 panic=-1 acl9p.mode=probe" \
+		-append "console=ttyS0 panic=-1 ACL9P_MODE=probe" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		</dev/null >"$ACL9P_BUILD/kvm-probe.log" 2>&1; exit $?) 2>/dev/null || rc=$?
 	if [ $rc -eq 3 ]; then

@@ -3,13 +3,17 @@
 # sets before boot, so the guest can check the host-to-guest direction:
 #   hostset/f  ACL u::rw-,u:1001:r--,g::r--,m::r--,o::---
 #   hostset/d  default ACL d:u::rwx,d:u:1002:r-x,d:g::r-x,d:m::r-x,d:o::---
-# passthrough and diod keep ACLs as the host's own system.posix_acl_*;
-# mapped-xattr keeps the guest's in user.virtfs.system.posix_acl_*, with
-# the same bytes, so those are copied from a scratch file set by setfacl.
+# A server with no SERVER_XATTR_PREFIX keeps ACLs as the host's own
+# system.posix_acl_*, so setfacl sets them; one with a prefix keeps the
+# guest's bytes under PREFIX.system.posix_acl_*, so those are copied
+# from a scratch file set by setfacl.
 #
 # usage: prepare-export.sh SERVER EXPORT
 set -eu
 server=$1 export=$2
+here=$(dirname "$0")
+[ -r "$here/$server.sh" ] || { echo "prepare-export: no server/$server.sh" >&2; exit 2; }
+. "$here/$server.sh"
 
 rm -rf "$export"
 mkdir -p "$export/hostset/d"
@@ -20,23 +24,20 @@ chmod 0750 "$export/hostset/d"
 
 acl_f='u::rw-,u:1001:r--,g::r--,m::r--,o::---'
 acl_d='u::rwx,u:1002:r-x,g::r-x,m::r-x,o::---'
-case $server in
-qemu-passthrough | diod)
+if [ -z "$SERVER_XATTR_PREFIX" ]; then
 	setfacl -m "$acl_f" "$export/hostset/f"
 	setfacl -d -m "$acl_d" "$export/hostset/d"
-	;;
-qemu-mapped-xattr)
-	scratch=$export.scratch
-	rm -rf "$scratch"
-	mkdir -p "$scratch/d"
-	touch "$scratch/f"
-	setfacl -m "$acl_f" "$scratch/f"
-	setfacl -d -m "$acl_d" "$scratch/d"
-	v=$(getfattr -e hex -n system.posix_acl_access "$scratch/f" | sed -n 's/^[^=]*=//p')
-	setfattr -n user.virtfs.system.posix_acl_access -v "$v" "$export/hostset/f"
-	v=$(getfattr -e hex -n system.posix_acl_default "$scratch/d" | sed -n 's/^[^=]*=//p')
-	setfattr -n user.virtfs.system.posix_acl_default -v "$v" "$export/hostset/d"
-	rm -rf "$scratch"
-	;;
-*) echo "prepare-export: unknown server '$server'" >&2; exit 2 ;;
-esac
+	exit 0
+fi
+scratch=$export.scratch
+rm -rf "$scratch"
+mkdir -p "$scratch/d"
+touch "$scratch/f"
+setfacl -m "$acl_f" "$scratch/f"
+setfacl -d -m "$acl_d" "$scratch/d"
+for x in f:access d:default; do
+	name=system.posix_acl_${x#*:}
+	v=$(getfattr -e hex -n "$name" "$scratch/${x%%:*}" | sed -n 's/^[^=]*=//p')
+	setfattr -n "$SERVER_XATTR_PREFIX$name" -v "$v" "$export/hostset/${x%%:*}"
+done
+rm -rf "$scratch"

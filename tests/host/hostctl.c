@@ -19,16 +19,20 @@
  *   ERR <errno number> <text>
  *
  * Only ACL xattrs (system.posix_acl_access / _default) may be named.
- * With QEMU's mapped-xattr model the server keeps a guest's ACL in
- * user.virtfs.<name> and the mode in user.virtfs.mode, so the names are
- * mapped the same way and CHMOD is refused (EOPNOTSUPP): a host chmod of
- * the backing file is not a chmod the guest can see there.
+ * A server may keep a guest's ACL under a prefix (--prefix, the server's
+ * SERVER_XATTR_PREFIX, server/README.md): QEMU's mapped-xattr model
+ * keeps it in user.virtfs.<name>, so the names are mapped the same way.
+ * What the server cannot show the guest is refused with EOPNOTSUPP
+ * (--cannot host-chmod: mapped-xattr keeps the guest's mode in
+ * user.virtfs.mode, so a host chmod of the backing file is not a chmod
+ * the guest can see).
  *
  * Every request and answer is logged to stderr, so a cell's hostctl.log
  * shows what the host did and when.
  *
- * usage: acl9p-hostctl SERVER EXPORT --socket PATH   serve one connection
- *        acl9p-hostctl SERVER EXPORT --stdio         (rig self-test)
+ * usage: acl9p-hostctl [--prefix P] [--cannot WORDS] EXPORT --socket PATH
+ *        acl9p-hostctl [--prefix P] [--cannot WORDS] EXPORT --stdio
+ * (one connection with --socket; --stdio for the rig's self-test)
  * With --socket the socket is bound under PATH.tmp and renamed to PATH
  * once listening, so a caller that sees PATH can connect at once.
  */
@@ -52,9 +56,9 @@
 #define MAX_VALUE	65536
 
 struct ctx {
-	const char *server;
+	const char *prefix;	/* where the server keeps ACL bytes */
 	const char *export;
-	bool mapped;		/* qemu-mapped-xattr */
+	bool no_chmod;		/* --cannot host-chmod */
 	FILE *in;
 	FILE *out;
 };
@@ -107,8 +111,7 @@ static int host_name(const struct ctx *c, const char *name, char *out,
 	if (strcmp(name, "system.posix_acl_access") &&
 	    strcmp(name, "system.posix_acl_default"))
 		return -EINVAL;
-	if (snprintf(out, sz, "%s%s", c->mapped ? "user.virtfs." : "",
-		     name) >= (int)sz)
+	if (snprintf(out, sz, "%s%s", c->prefix, name) >= (int)sz)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -196,9 +199,9 @@ static int handle(struct ctx *c, char *line)
 		mode = strtoul(arg, &end, 8);
 		if (errno || *end || mode > 07777)
 			return reply(c, EINVAL, "mode is not octal 0..07777");
-		if (c->mapped)
+		if (c->no_chmod)
 			return reply(c, EOPNOTSUPP,
-				     "mapped-xattr keeps the guest's mode in user.virtfs.mode");
+				     "this server does not show a host chmod to the guest");
 		if (fchmodat(AT_FDCWD, path, (mode_t)mode, 0))
 			return reply(c, errno, "chmod failed");
 		return reply(c, 0, NULL);
@@ -256,37 +259,53 @@ static int listen_on(const char *path)
 	return fd;
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: acl9p-hostctl [--prefix P] [--cannot WORDS] EXPORT --socket PATH | --stdio\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	struct ctx c = { 0 };
+	struct ctx c = { .prefix = "" };
+	const char *sock = NULL;
+	bool stdio = false;
 	struct stat st;
-	int lfd, fd;
+	int i, lfd, fd;
 
-	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: acl9p-hostctl SERVER EXPORT --socket PATH | --stdio\n");
-		return 2;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--stdio"))
+			stdio = true;
+		else if (i + 1 == argc && argv[i][0] == '-')
+			return usage();
+		else if (!strcmp(argv[i], "--prefix"))
+			c.prefix = argv[++i];
+		else if (!strcmp(argv[i], "--cannot"))
+			c.no_chmod = strstr(argv[++i], "host-chmod") != NULL;
+		else if (!strcmp(argv[i], "--socket"))
+			sock = argv[++i];
+		else if (argv[i][0] != '-' && !c.export)
+			c.export = argv[i];
+		else
+			return usage();
 	}
-	c.server = argv[1];
-	c.export = argv[2];
-	c.mapped = !strcmp(c.server, "qemu-mapped-xattr");
+	if (!c.export || stdio == (sock != NULL))
+		return usage();
 	if (stat(c.export, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "acl9p-hostctl: export %s is not a directory\n",
 			c.export);
 		return 2;
 	}
-	if (!strcmp(argv[3], "--stdio") && argc == 4) {
+	if (stdio) {
 		c.in = stdin;
 		c.out = stdout;
 		return serve(&c);
 	}
-	if (strcmp(argv[3], "--socket") || argc != 5) {
-		fprintf(stderr, "usage: acl9p-hostctl SERVER EXPORT --socket PATH | --stdio\n");
-		return 2;
-	}
-	lfd = listen_on(argv[4]);
+	lfd = listen_on(sock);
 	if (lfd < 0)
 		return 1;
-	logf_("listening on %s for %s, export %s", argv[4], c.server, c.export);
+	logf_("listening on %s, export %s, prefix '%s'%s", sock, c.export,
+	      c.prefix, c.no_chmod ? ", no host chmod" : "");
 	/* One VM, one connection: QEMU connects at start-up. */
 	fd = accept(lfd, NULL, NULL);
 	if (fd < 0) {
@@ -294,7 +313,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(lfd);
-	unlink(argv[4]);
+	unlink(sock);
 	c.in = fdopen(fd, "r");
 	c.out = fdopen(dup(fd), "w");
 	if (!c.in || !c.out) {

@@ -95,7 +95,6 @@ int a9_lib_set_text(const char *path, int deflt, const char *text);
 const char *a9_env(const char *name, const char *dflt);
 const char *a9_mnt(void);		/* ACL9P_MNT, default /mnt/share */
 const char *a9_local(void);		/* ACL9P_LOCAL, default /mnt/local */
-bool a9_access_client(void);		/* ACL9P_ACCESS == client (default) */
 /*
  * ACL9P_REQUIRE_ACL == 1: the kernel has 9p POSIX ACL support (the init
  * probes it), so a refusal with EOPNOTSUPP is a failure, not a reason to

@@ -34,11 +34,6 @@ const char *a9_local(void)
 	return a9_env("ACL9P_LOCAL", "/mnt/local");
 }
 
-bool a9_access_client(void)
-{
-	return strcmp(a9_env("ACL9P_ACCESS", "client"), "client") == 0;
-}
-
 bool a9_acl_required(void)
 {
 	return strcmp(a9_env("ACL9P_REQUIRE_ACL", "0"), "1") == 0;

@@ -61,7 +61,13 @@ static void load_cell(struct cell *c, const char *results, const char *name)
 	status_read(p, &c->st);
 	free(p);
 	p = xasprintf("%s/%s/ktap.txt", results, name);
-	c->has_ktap = ktap_parse_file(p, &c->tests) == 0;
+	c->has_ktap = ktap_parse_file(p, &c->tests, &c->bins) == 0;
+	free(p);
+	c->nguest = c->tests.n;
+	/* No hostcheck.ktap is for the rig to judge (a demo run has none,
+	 * a crashed host checker shows in its log); here it is no checks. */
+	p = xasprintf("%s/%s/hostcheck.ktap", results, name);
+	ktap_parse_hostcheck(p, &c->tests);
 	free(p);
 }
 
@@ -83,10 +89,10 @@ int run_load(struct run *r, const char *results, const char *filter)
 		char *dir = xasprintf("%s/%s", results, nm);
 		struct stat sb;
 		/* A cell is a directory the rig wrote into, or one named like
-		 * a cell (so a cell whose guest never produced a file still
-		 * shows up, as a failure). */
+		 * a cell, kernel.server.access.cache[.opts] (so a cell whose
+		 * guest never produced a file still shows up, as a failure). */
 		int is_cell = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
-			      (dots(nm) == 3 || exists(dir, "status") ||
+			      (dots(nm) >= 3 || exists(dir, "status") ||
 			       exists(dir, "ktap.txt"));
 		free(dir);
 		if (!is_cell)
@@ -158,6 +164,82 @@ static void resolve_names(struct run *r)
 	free(idx);
 }
 
+/* A binary that never started has only its number.  A cell that ran
+ * the same plan (so the same binaries, in the same order) knows its
+ * name; a cell with a different plan ran a different selection, whose
+ * binary #N is another one.  Indexed by (plan, number), as the test
+ * names above are. */
+struct named_bin {
+	long plan;
+	const struct binary *b;
+};
+
+static int cmp_bin(const void *a, const void *b)
+{
+	const struct named_bin *x = a, *y = b;
+	if (x->plan != y->plan)
+		return (x->plan > y->plan) - (x->plan < y->plan);
+	return (x->b->number > y->b->number) - (x->b->number < y->b->number);
+}
+
+static const char *lookup_bin(const struct named_bin *idx, size_t k, long plan,
+			      long number)
+{
+	struct binary key_bin = { .number = number };
+	struct named_bin key = { .plan = plan, .b = &key_bin };
+	const struct named_bin *hit = k ? bsearch(&key, idx, k, sizeof(*idx),
+						  cmp_bin) : NULL;
+	return hit ? hit->b->name : NULL;
+}
+
+/* Tests of a nameless binary carry "#N" as their binary. */
+static void rename_binary_tests(struct cell *c, const struct named_bin *idx,
+				size_t k)
+{
+	for (size_t i = 0; i < c->nguest; i++) {
+		struct test *t = &c->tests.v[i];
+		if (t->binary[0] != '#')
+			continue;
+		const char *nm = lookup_bin(idx, k, c->bins.plan,
+					    strtol(t->binary + 1, NULL, 10));
+		if (nm)
+			test_set_binary(t, nm);
+	}
+}
+
+static void resolve_binaries(struct run *r)
+{
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->v[i].bins.n;
+	struct named_bin *idx = xcalloc(n + 1, sizeof(*idx));
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->v[i].bins.n; j++)
+			if (!r->v[i].bins.v[j].unnamed)
+				idx[k++] = (struct named_bin){ r->v[i].bins.plan,
+							       &r->v[i].bins.v[j] };
+	if (k)
+		qsort(idx, k, sizeof(*idx), cmp_bin);
+	/* The index holds named entries only, and only unnamed ones are
+	 * renamed: no name it points to is freed under it. */
+	for (size_t i = 0; i < r->n; i++) {
+		struct cell *c = &r->v[i];
+		rename_binary_tests(c, idx, k);
+		for (size_t j = 0; j < c->bins.n; j++) {
+			struct binary *b = &c->bins.v[j];
+			const char *nm = b->unnamed ? lookup_bin(idx, k, c->bins.plan,
+								 b->number)
+						    : NULL;
+			if (nm) {
+				free(b->name);
+				b->name = xstrdup(nm);
+				b->unnamed = 0;
+			}
+		}
+	}
+	free(idx);
+}
+
 static int raw_failed(enum raw_result raw)
 {
 	return raw == RAW_FAIL || raw == RAW_MISSING;
@@ -203,28 +285,31 @@ static void classify_test(struct cell *c, struct test *t, struct expect_list *xl
 static void check_boot(struct cell *c, struct expect_list *xl)
 {
 	struct strbuf sb = { 0 };
-	int any_fail = 0, any_skip = 0;
-	for (size_t i = 0; i < c->tests.n; i++) {
+	int any_fail = 0;
+	for (size_t i = 0; i < c->tests.n; i++)
 		any_fail |= raw_failed(c->tests.v[i].raw);
-		any_skip |= c->tests.v[i].raw == RAW_SKIP;
-	}
-	/* kselftest exits 4 (KSFT_SKIP) when it skipped; the ktap shows it. */
-	int explained = any_fail || (c->st.exit_code == 4 && any_skip);
 
 	if (!c->st.present)
 		sb_add(&sb, "no status file; ");
 	if (!c->has_ktap)
 		sb_add(&sb, "no ktap.txt; ");
-	else if (c->tests.n == 0)
+	else if (c->nguest == 0)
 		sb_add(&sb, "no test results in ktap.txt; ");
 	if (c->st.timeout)
 		sb_add(&sb, "timeout; ");
 	if (c->st.splat)
 		sb_add(&sb, "kernel splat (oops/BUG/WARNING) on console; ");
-	/* A nonzero exit is explained when the ktap shows failed or missing
+	/* Output the kernel's own KTAP parser rejects is a rig bug even
+	 * when this tool could make sense of it. */
+	if (c->st.ktap_errors > 0)
+		sb_addf(&sb, "kunit_parser.py: %ld errors%s%s%s; ",
+			c->st.ktap_errors, *c->st.ktap_error ? " (first: " : "",
+			c->st.ktap_error, *c->st.ktap_error ? ")" : "");
+	/* The guest init exits 0 when the job ran, 1 when its setup failed.
+	 * A nonzero exit is explained when the ktap shows failed or missing
 	 * tests (e.g. exit -1 from a guest that died mid-run is reported
 	 * test by test); with every test fine it is a failure of its own. */
-	if (c->st.present && c->st.exit_code != 0 && !explained) {
+	if (c->st.present && c->st.exit_code != 0 && !any_fail) {
 		if (c->st.exit_code == -1)
 			sb_add(&sb, "no guest exit code; ");
 		else
@@ -260,6 +345,7 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 
 void run_classify(struct run *r, struct expectations *ex)
 {
+	resolve_binaries(r); /* first: test names are looked up per binary */
 	resolve_names(r);
 	for (size_t i = 0; i < r->n; i++) {
 		struct cell *c = &r->v[i];
@@ -279,6 +365,7 @@ void run_free(struct run *r)
 		free(c->boot_reason);
 		status_free(&c->st);
 		test_list_free(&c->tests);
+		binaries_free(&c->bins);
 	}
 	free(r->v);
 	memset(r, 0, sizeof(*r));

@@ -1,6 +1,6 @@
 /* The run as a whole: one cell per results subdirectory
- * <kernel>.<server>.<access>.<cache>, with its status and parsed tests,
- * classified against the xfail lists. */
+ * <kernel>.<config> (config: <server>.<access>.<cache>[.<opts>]), with its
+ * status and parsed tests, classified against the xfail lists. */
 #ifndef ACL9P_REPORT_CELLS_H
 #define ACL9P_REPORT_CELLS_H
 
@@ -15,10 +15,12 @@ struct counts {
 struct cell {
 	char *name;
 	char *kernel; /* vanilla, patched, custom, ... */
-	char *config; /* server.access.cache: what A/B pairs share */
+	char *config; /* everything after the kernel: what A/B pairs share */
 	struct status st;
 	int has_ktap;
-	struct test_list tests;
+	struct test_list tests; /* ktap.txt's, then hostcheck.ktap's */
+	size_t nguest;          /* how many of them came from ktap.txt */
+	struct binaries bins;   /* ktap.txt's binaries, with their times */
 	/* The pseudo-test <cell>.boot: the guest run itself went wrong. */
 	int boot_failed;
 	char *boot_reason;

@@ -1,6 +1,7 @@
 /* Expected-results lists from tests/expected/:
  *   xfail.*      "<cell-glob> <test-glob> <reason...>"
- *   differences  "<server.access.cache-glob> <test-glob> <reason...>"
+ *   differences  "<config-glob> <test-glob> <reason...>", config being
+ *                the cell name without its kernel part
  * Globs are fnmatch(3) patterns; first matching entry wins. */
 #ifndef ACL9P_REPORT_EXPECT_H
 #define ACL9P_REPORT_EXPECT_H

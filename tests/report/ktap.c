@@ -7,22 +7,58 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One harness run: from a "# ACL9P-BINARY" header (or a repeated "TAP
- * version" line) to the next one or EOF. */
+/* The guest init nests each binary's output by exactly this much. */
+#define INDENT "    "
+#define INDENT_LEN 4
+
+/* Which TAP numbers were reported: a plan's gaps are its missing tests. */
+struct numset {
+	unsigned char *v;
+	size_t cap;
+};
+
+static void numset_add(struct numset *s, long n)
+{
+	if (n <= 0 || n > MAX_TESTNUM)
+		return;
+	grow(&s->v, &s->cap, (size_t)n, 1);
+	s->v[n] = 1;
+}
+
+static int numset_has(const struct numset *s, long n)
+{
+	return n > 0 && (size_t)n < s->cap && s->v[n];
+}
+
+/* One harness run: a binary's indented output in ktap.txt (from its
+ * "# selftests:" header or first line to its top-level result line), or
+ * the whole of hostcheck.ktap. */
 struct block {
-	char *binary;
+	char *binary;       /* "#N" until a header or result line names it */
+	int named;
+	long index;         /* position in the top-level plan */
+	size_t first;       /* index of the block's first test in the list */
+	const char *eof_why;/* missing tests when the input ends here */
+	int empty_ok;       /* no output at all means "nothing to check" */
 	long plan;          /* -1: no plan line seen */
 	char *plan_skip;    /* "1..0 # SKIP why" */
 	char *bail;         /* "Bail out! why" */
-	char *killed;       /* "# ACL9P-TIMEOUT <binary> <secs>" from the init */
-	unsigned char *seen;/* seen[n]: test number n was reported */
-	size_t seen_cap;
+	struct numset seen;
 	long last;          /* highest number reported so far */
 	size_t nresults;
 	int any_tap;        /* saw a version, plan, RUN or result line */
 	char *running;      /* "#  RUN name" still waiting for its result */
 	char *diag[MAX_DIAG];
 	size_t ndiag, ndiag_total;
+};
+
+/* The init's verdict on a binary: its top-level result line. */
+struct top_result {
+	int ok;
+	long num;           /* 0: absent or garbage */
+	const char *name;   /* "" if the line had none */
+	char *killed;       /* "# TIMEOUT <secs>": the init killed it */
+	const char *skip;   /* "# SKIP why": why (maybe ""), else NULL */
 };
 
 static void diag_reset(struct block *b)
@@ -51,6 +87,16 @@ void test_set_name(struct test *t, const char *name)
 	t->full = xasprintf("%s.%s", t->binary, name);
 }
 
+void test_set_binary(struct test *t, const char *binary)
+{
+	free(t->binary);
+	t->binary = xstrdup(binary);
+	char *nm = t->name; /* test_set_name frees it */
+	t->name = NULL;
+	test_set_name(t, nm);
+	free(nm);
+}
+
 static struct test *add_test(struct test_list *l, const char *binary,
 			     const char *name, long number, enum raw_result raw,
 			     const char *reason)
@@ -75,120 +121,231 @@ static void take_diag(struct block *b, struct test *t)
 	b->ndiag = b->ndiag_total = 0;
 }
 
-static void mark_seen(struct block *b, long n)
-{
-	if (n <= 0 || n > MAX_TESTNUM)
-		return;
-	grow(&b->seen, &b->seen_cap, (size_t)n, 1);
-	b->seen[n] = 1;
-}
-
-static int was_seen(const struct block *b, long n)
-{
-	return n > 0 && (size_t)n < b->seen_cap && b->seen[n];
-}
-
-static void block_open(struct block *b, const char *binary)
+static void block_open(struct block *b, const char *binary, long index,
+		       size_t first, const char *eof_why)
 {
 	memset(b, 0, sizeof(*b));
-	b->binary = xstrdup(binary && *binary ? binary : "unnamed");
+	if (binary && *binary) {
+		b->binary = xstrdup(binary);
+		b->named = 1;
+	} else {
+		b->binary = xasprintf("#%ld", index);
+	}
+	b->index = index;
+	b->first = first;
+	b->eof_why = eof_why;
 	b->plan = -1;
 }
 
-/* Close a block: whatever the plan promised but never came is a failure.
- * at_eof (end of the guest's output) tells a truncated guest from a
- * binary that died while the guest went on to the next one. */
-static void block_close(struct block *b, struct test_list *out, int at_eof)
+/* Forget one harness run's plan state (the binary-level state stays). */
+static void harness_reset(struct block *b)
 {
-	char *why;
-	if (b->killed)
-		why = xasprintf("no result (binary killed by the guest init after %s s)",
-				b->killed);
-	else if (b->bail)
-		why = xasprintf("no result (Bail out! %s)", b->bail);
-	else if (at_eof)
-		why = xstrdup("no result (guest stopped)");
-	else
-		why = xstrdup("no result (binary stopped before finishing its plan)");
-
-	if (b->plan == 0 && b->plan_skip) {
-		add_test(out, b->binary, "(binary)", 0, RAW_SKIP, b->plan_skip);
-	} else if (b->plan > 0) {
-		for (long n = 1; n <= b->plan; n++) {
-			if (was_seen(b, n))
-				continue;
-			if (n == b->last + 1 && b->running) {
-				struct test *t = add_test(out, b->binary, b->running, n,
-							  RAW_MISSING, why);
-				take_diag(b, t);
-			} else {
-				char nm[32];
-				snprintf(nm, sizeof(nm), "#%ld", n);
-				struct test *t = add_test(out, b->binary, nm, n,
-							  RAW_MISSING, why);
-				t->unnamed = 1;
-			}
-		}
-	} else if (b->plan < 0 && b->running) {
-		struct test *t = add_test(out, b->binary, b->running, b->last + 1,
-					  RAW_MISSING, why);
-		take_diag(b, t);
-	} else if (b->plan < 0 && b->nresults == 0) {
-		/* A binary that printed nothing usable did not test anything. */
-		add_test(out, b->binary, "(binary)", 0, RAW_FAIL,
-			 b->bail || b->killed ? why : "no TAP output from this binary");
-	}
-	free(why);
 	diag_reset(b);
-	free(b->binary);
 	free(b->plan_skip);
 	free(b->bail);
-	free(b->killed);
-	free(b->seen);
+	free(b->seen.v);
 	free(b->running);
+	b->plan_skip = b->bail = b->running = NULL;
+	memset(&b->seen, 0, sizeof(b->seen));
+	b->plan = -1;
+	b->last = 0;
+}
+
+static void block_free(struct block *b)
+{
+	harness_reset(b);
+	free(b->binary);
 	memset(b, 0, sizeof(*b));
 }
 
-/* "ok 3 name # SKIP why", "not ok 4 - name", "ok name". */
-static void parse_result(struct block *b, struct test_list *out, char *line)
+/* The tests parsed so far carry the old name; a result line or a late
+ * header knows better. */
+static void block_rename(struct block *b, struct test_list *out,
+			 const char *name)
 {
-	int ok = starts_with(line, "ok");
-	char *p = line + (ok ? 2 : 6);
+	if (!strcmp(b->binary, name))
+		return;
+	free(b->binary);
+	b->binary = xstrdup(name);
+	for (size_t i = b->first; i < out->n; i++)
+		test_set_binary(&out->v[i], name);
+}
+
+/* Why the tests the plan promised never came, most specific first. */
+static char *missing_why(const struct block *b, const struct top_result *top,
+			 int at_eof)
+{
+	if (top && top->killed)
+		return xasprintf("no result (binary killed by the guest init after %s s)",
+				 top->killed);
+	if (b->bail)
+		return xasprintf("no result (Bail out! %s)", b->bail);
+	if (at_eof)
+		return xstrdup(b->eof_why);
+	return xstrdup("no result (binary stopped before finishing its plan)");
+}
+
+static void add_missing(struct block *b, struct test_list *out, long n,
+			const char *why)
+{
+	if (n == b->last + 1 && b->running) {
+		struct test *t = add_test(out, b->binary, b->running, n,
+					  RAW_MISSING, why);
+		take_diag(b, t);
+	} else {
+		char nm[32];
+		snprintf(nm, sizeof(nm), "#%ld", n);
+		struct test *t = add_test(out, b->binary, nm, n, RAW_MISSING, why);
+		t->unnamed = 1;
+	}
+}
+
+/* A binary that printed no TAP at all did not test anything, unless its
+ * exit status said it skipped. */
+static void no_output(struct block *b, struct test_list *out,
+		      const struct top_result *top, const char *why, int plain)
+{
+	if (top && top->skip)
+		add_test(out, b->binary, "(binary)", 0, RAW_SKIP,
+			 *top->skip ? top->skip : "binary exited with KSFT_SKIP");
+	else if (!b->empty_ok)
+		add_test(out, b->binary, "(binary)", 0, RAW_FAIL,
+			 plain || (top && top->ok) ? "no TAP output from this binary"
+						   : why);
+}
+
+/* End of one harness run: whatever its plan promised but never came. */
+static void harness_close(struct block *b, struct test_list *out,
+			  const struct top_result *top, int at_eof)
+{
+	char *why = missing_why(b, top, at_eof);
+	int plain = !(top && top->killed) && !b->bail && !at_eof;
+
+	if (b->plan == 0 && b->plan_skip) {
+		/* A "not ok" binary gets its failure below instead. */
+		if (!top || top->ok)
+			add_test(out, b->binary, "(binary)", 0, RAW_SKIP,
+				 b->plan_skip);
+	} else if (b->plan > 0) {
+		for (long n = 1; n <= b->plan; n++)
+			if (!numset_has(&b->seen, n))
+				add_missing(b, out, n, why);
+	} else if (b->plan < 0 && b->running) {
+		add_missing(b, out, b->last + 1, why);
+	} else if (b->plan < 0 && b->nresults == 0) {
+		no_output(b, out, top, why, plain);
+	}
+	free(why);
+}
+
+static int any_failed(const struct test_list *out, size_t first)
+{
+	for (size_t i = first; i < out->n; i++) {
+		enum raw_result r = out->v[i].raw;
+		if (r == RAW_FAIL || r == RAW_MISSING || r == RAW_XPASS)
+			return 1;
+	}
+	return 0;
+}
+
+/* "not ok" from the init with every subtest fine: the exit status is the
+ * only witness of the failure (a crash in teardown, a leak check, a
+ * hang after the last result), so it must count on its own. */
+static void check_exit(struct block *b, struct test_list *out,
+		       const struct top_result *top)
+{
+	if (!top || top->ok || any_failed(out, b->first))
+		return;
+	char *why = top->killed
+		? xasprintf("binary killed by the guest init after %s s with no failing test",
+			    top->killed)
+		: xstrdup("binary failed (exit status) with no failing test");
+	add_test(out, b->binary, "(binary)", 0, RAW_FAIL, why);
+	free(why);
+}
+
+/* A parsed result line: "ok 3 name # SKIP why", "not ok 4 - name",
+ * "ok name".  Cuts line in place. */
+struct result_line {
+	int ok;
+	long num;       /* 0: absent or garbage */
+	char *name;     /* "" if none */
+	char *dir;      /* text after the '#', NULL if none */
+};
+
+static int parse_result_line(char *line, struct result_line *r)
+{
+	r->ok = starts_with(line, "ok");
+	char *p = line + (r->ok ? 2 : 6);
 	if (*p && *p != ' ' && *p != '\t')
-		return; /* "okay ..." is not a result */
+		return -1; /* "okay ..." is not a result */
 	p = (char *)skip_ws(p);
 
-	long num = 0;
+	r->num = 0;
 	if (isdigit((unsigned char)*p)) {
 		char *end;
-		num = strtol(p, &end, 10);
+		r->num = strtol(p, &end, 10);
 		if (*end && *end != ' ' && *end != '\t')
-			num = 0, end = p; /* "ok 3x" - treat digits as name */
+			r->num = 0, end = p; /* "ok 3x" - treat digits as name */
 		p = (char *)skip_ws(end);
 	}
-	if (num <= 0 || num > MAX_TESTNUM)
-		num = b->last + 1; /* absent or garbage: TAP says "next" */
+	if (r->num < 0 || r->num > MAX_TESTNUM)
+		r->num = 0;
 	if (p[0] == '-' && (p[1] == ' ' || p[1] == 0))
 		p = (char *)skip_ws(p + 1);
 
 	/* The name ends at the first unescaped '#', which starts a directive. */
-	char *hash = NULL;
+	r->dir = NULL;
 	for (char *q = p; *q; q++) {
 		if (*q == '\\' && q[1]) {
 			q++;
 			continue;
 		}
 		if (*q == '#') {
-			hash = q;
+			*q = 0;
+			r->dir = (char *)skip_ws(q + 1);
 			break;
 		}
 	}
-	char *dir = NULL;
-	if (hash) {
-		*hash = 0;
-		dir = (char *)skip_ws(hash + 1);
+	r->name = trim(p);
+	return 0;
+}
+
+/* Directive of a harness result, and the reason that follows it. */
+static enum raw_result directive(const struct result_line *r,
+				 const char **reason)
+{
+	static const struct {
+		const char *w;
+		enum raw_result ok_raw, notok_raw;
+	} dirs[] = {
+		{ "SKIP", RAW_SKIP, RAW_SKIP },
+		{ "XFAIL", RAW_XFAIL, RAW_XFAIL },
+		{ "XPASS", RAW_XPASS, RAW_XPASS },
+		/* TAP TODO: a failure that is expected. */
+		{ "TODO", RAW_XPASS, RAW_XFAIL },
+	};
+	*reason = "";
+	if (!r->dir)
+		return r->ok ? RAW_PASS : RAW_FAIL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (word_is(r->dir, dirs[i].w)) {
+			*reason = skip_ws(r->dir + strlen(dirs[i].w));
+			return r->ok ? dirs[i].ok_raw : dirs[i].notok_raw;
+		}
 	}
-	char *name = trim(p);
+	*reason = r->dir; /* e.g. "# TIMEOUT" or a plain comment */
+	return r->ok ? RAW_PASS : RAW_FAIL;
+}
+
+/* A subtest's result line. */
+static void parse_result(struct block *b, struct test_list *out, char *line)
+{
+	struct result_line r;
+	if (parse_result_line(line, &r))
+		return;
+	long num = r.num ? r.num : b->last + 1; /* absent: TAP says "next" */
+	const char *name = r.name;
 	char nbuf[32];
 	int unnamed = 0;
 	if (!*name && b->running) {
@@ -200,37 +357,13 @@ static void parse_result(struct block *b, struct test_list *out, char *line)
 		name = nbuf;
 		unnamed = 1;
 	}
-
-	enum raw_result raw = ok ? RAW_PASS : RAW_FAIL;
-	const char *reason = "";
-	if (dir) {
-		static const struct {
-			const char *w;
-			enum raw_result ok_raw, notok_raw;
-		} dirs[] = {
-			{ "SKIP", RAW_SKIP, RAW_SKIP },
-			{ "XFAIL", RAW_XFAIL, RAW_XFAIL },
-			{ "XPASS", RAW_XPASS, RAW_XPASS },
-			/* TAP TODO: a failure that is expected. */
-			{ "TODO", RAW_XPASS, RAW_XFAIL },
-		};
-		int matched = 0;
-		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-			if (word_is(dir, dirs[i].w)) {
-				raw = ok ? dirs[i].ok_raw : dirs[i].notok_raw;
-				reason = skip_ws(dir + strlen(dirs[i].w));
-				matched = 1;
-				break;
-			}
-		}
-		if (!matched)
-			reason = dir; /* e.g. "# TIMEOUT" or a plain comment */
-	}
+	const char *reason;
+	enum raw_result raw = directive(&r, &reason);
 
 	struct test *t = add_test(out, b->binary, name, num, raw, reason);
 	t->unnamed = unnamed;
 	take_diag(b, t);
-	mark_seen(b, num);
+	numset_add(&b->seen, num);
 	if (num > b->last)
 		b->last = num;
 	b->nresults++;
@@ -260,106 +393,271 @@ static int is_harness_noise(const char *c, const char *running)
 	return 0;
 }
 
-int ktap_parse_file(const char *path, struct test_list *out)
+/* "1..N" or "1..0 # SKIP why"; garbage that merely starts with 1.. is
+ * ignored. */
+static void parse_plan(struct block *b, char *line)
+{
+	char *end;
+	long n = strtol(line + 3, &end, 10);
+	if (end == line + 3 || n < 0 || n > MAX_TESTNUM)
+		return;
+	b->plan = n;
+	b->any_tap = 1;
+	const char *rest = skip_ws(end);
+	if (n == 0 && rest[0] == '#') {
+		rest = skip_ws(rest + 1);
+		if (word_is(rest, "SKIP"))
+			rest = skip_ws(rest + 4);
+		free(b->plan_skip);
+		b->plan_skip = xstrdup(*rest ? rest : "skipped");
+	}
+}
+
+static void parse_run(struct block *b, const char *c)
+{
+	char *nm = xstrdup(skip_ws(c + 3));
+	size_t n = strlen(nm);
+	if (n >= 4 && strcmp(nm + n - 4, " ...") == 0)
+		nm[n - 4] = 0;
+	free(b->running);
+	b->running = xstrdup(trim(nm));
+	free(nm);
+	diag_reset(b);
+	b->any_tap = 1;
+}
+
+/* One line of a harness's own output (indentation already removed). */
+static void harness_line(struct block *b, struct test_list *out, char *line)
+{
+	line = cut_at_cr(line);
+	const char *c = line[0] == '#' ? skip_ws(line + 1) : NULL;
+
+	if (starts_with(line, "TAP version") || starts_with(line, "KTAP version")) {
+		/* A second harness inside one binary (it ran another):
+		 * numbering starts over. */
+		if (b->any_tap) {
+			harness_close(b, out, NULL, 0);
+			harness_reset(b);
+		}
+		b->any_tap = 1;
+	} else if (starts_with(line, "1..")) {
+		parse_plan(b, line);
+	} else if (starts_with(line, "ok") || starts_with(line, "not ok")) {
+		parse_result(b, out, line);
+	} else if (starts_with(line, "Bail out!")) {
+		free(b->bail);
+		b->bail = xstrdup(skip_ws(line + 9));
+	} else if (c && word_is(c, "RUN")) {
+		parse_run(b, c);
+	} else if (c && *c && !is_harness_noise(c, b->running)) {
+		diag_add(b, line);
+	}
+	/* anything else is console garbage: ignored on purpose */
+}
+
+/* ktap.txt as a whole: the init's top level around the binaries. */
+struct doc {
+	struct test_list *out;
+	struct binaries *bins;
+	struct block b;     /* the binary being read, when open */
+	int open;
+	long last;          /* highest top-level number so far */
+	struct numset seen; /* top-level numbers reported */
+};
+
+static void doc_open(struct doc *d, const char *name)
+{
+	block_open(&d->b, name, d->last + 1, d->out->n,
+		   "no result (guest stopped)");
+	d->open = 1;
+}
+
+static void add_binary(struct binaries *bins, const struct block *b)
+{
+	grow(&bins->v, &bins->cap, bins->n, sizeof(*bins->v));
+	struct binary *x = &bins->v[bins->n++];
+	x->name = xstrdup(b->binary);
+	x->number = b->index;
+	x->unnamed = !b->named;
+	x->time_ms = -1;
+}
+
+/* End of a binary: by its result line (top), a header of the next one
+ * (no result line at all), or the end of the output (at_eof). */
+static void doc_close(struct doc *d, const struct top_result *top, int at_eof)
+{
+	struct block *b = &d->b;
+	if (top && top->num)
+		b->index = top->num;
+	/* The result line names the binary after the fact; both should
+	 * agree with the header, and the result line is the init's last
+	 * word. */
+	if (top && *top->name) {
+		block_rename(b, d->out, top->name);
+		b->named = 1;
+	} else if (!b->named) {
+		char nm[32];
+		snprintf(nm, sizeof(nm), "#%ld", b->index);
+		block_rename(b, d->out, nm);
+	}
+	harness_close(b, d->out, top, at_eof);
+	check_exit(b, d->out, top);
+	add_binary(d->bins, b);
+	numset_add(&d->seen, b->index);
+	if (b->index > d->last)
+		d->last = b->index;
+	block_free(b);
+	d->open = 0;
+}
+
+/* "ok N name", "not ok N name # TIMEOUT 120", "ok N name # SKIP why". */
+static void top_result(struct doc *d, char *line)
+{
+	struct result_line r;
+	if (parse_result_line(line, &r))
+		return;
+	struct top_result top = { .ok = r.ok, .num = r.num, .name = r.name };
+	if (r.dir && word_is(r.dir, "TIMEOUT")) {
+		char *secs = trim(r.dir + strlen("TIMEOUT"));
+		top.killed = xstrdup(*secs ? secs : "?");
+	} else if (r.dir && word_is(r.dir, "SKIP")) {
+		top.skip = skip_ws(r.dir + strlen("SKIP"));
+	}
+	if (!d->open)
+		doc_open(d, NULL); /* a binary that printed nothing */
+	doc_close(d, &top, 0);
+	free(top.killed);
+}
+
+/* "# selftests: acl9p: NAME" names the binary before its output, so a
+ * guest that dies inside it still tells which one it was. */
+static void top_header(struct doc *d, const char *rest)
+{
+	const char *colon = strrchr(rest, ':');
+	char *name = xstrdup(colon ? colon + 1 : rest);
+	char *nm = trim(name);
+	if (d->open && d->b.named)
+		doc_close(d, NULL, 0); /* the previous one had no result line */
+	if (!d->open) {
+		doc_open(d, nm);
+	} else {
+		/* Output came before its header: it is this binary's. */
+		block_rename(&d->b, d->out, nm);
+		d->b.named = 1;
+	}
+	free(name);
+}
+
+/* "# time_ms NAME MS" after a binary's result line. */
+static void top_time(struct doc *d, char *rest)
+{
+	char *sp = strrchr(rest, ' ');
+	if (!sp)
+		return;
+	char *end;
+	long ms = strtol(sp + 1, &end, 10);
+	if (end == sp + 1 || *end || ms < 0)
+		return;
+	*sp = 0;
+	const char *name = trim(rest);
+	for (size_t i = d->bins->n; i-- > 0;) {
+		if (!strcmp(d->bins->v[i].name, name)) {
+			d->bins->v[i].time_ms = ms;
+			return;
+		}
+	}
+}
+
+static void top_line(struct doc *d, char *line)
+{
+	if (starts_with(line, INDENT)) {
+		if (!d->open)
+			doc_open(d, NULL);
+		harness_line(&d->b, d->out, line + INDENT_LEN);
+		return;
+	}
+	line = cut_at_cr(line);
+	if (starts_with(line, INDENT)) {
+		top_line(d, line); /* what the terminal showed was nested */
+	} else if (starts_with(line, "ok") || starts_with(line, "not ok")) {
+		top_result(d, line);
+	} else if (starts_with(line, "# selftests:")) {
+		top_header(d, line + strlen("# selftests:"));
+	} else if (starts_with(line, "# time_ms ")) {
+		top_time(d, line + strlen("# time_ms "));
+	} else if (starts_with(line, "1..") && d->bins->plan < 0) {
+		char *end;
+		long n = strtol(line + 3, &end, 10);
+		if (end != line + 3 && n >= 0 && n <= MAX_TESTNUM)
+			d->bins->plan = n;
+	}
+	/* version lines, other comments, console garbage: nothing to do */
+}
+
+/* The plan announced binaries the output never reached. */
+static void never_started(struct doc *d)
+{
+	for (long n = 1; n <= d->bins->plan; n++) {
+		if (numset_has(&d->seen, n))
+			continue;
+		char nm[32];
+		snprintf(nm, sizeof(nm), "#%ld", n);
+		add_test(d->out, nm, "(binary)", 0, RAW_MISSING,
+			 "no result (guest stopped before this binary)");
+		grow(&d->bins->v, &d->bins->cap, d->bins->n, sizeof(*d->bins->v));
+		d->bins->v[d->bins->n++] = (struct binary){
+			.name = xstrdup(nm), .number = n, .unnamed = 1,
+			.time_ms = -1,
+		};
+	}
+}
+
+/* The binary running when the output ends was cut off with the guest;
+ * an open block that saw neither a header nor TAP was only noise. */
+static void doc_end(struct doc *d)
+{
+	if (d->open && (d->b.named || d->b.any_tap))
+		doc_close(d, NULL, 1);
+	else if (d->open)
+		block_free(&d->b);
+	d->open = 0;
+	never_started(d);
+	free(d->seen.v);
+}
+
+int ktap_parse_file(const char *path, struct test_list *out,
+		    struct binaries *bins)
+{
+	memset(bins, 0, sizeof(*bins));
+	bins->plan = -1;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	struct doc d = { .out = out, .bins = bins };
+	char *buf = NULL, *line;
+	size_t cap = 0;
+	while ((line = read_raw_line(f, &buf, &cap)))
+		top_line(&d, line);
+	doc_end(&d);
+	free(buf);
+	fclose(f);
+	return 0;
+}
+
+int ktap_parse_hostcheck(const char *path, struct test_list *out)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;
-	char *buf = NULL;
-	size_t cap = 0;
-	char *line;
 	struct block b;
-	int open = 0;
-
-	while ((line = read_clean_line(f, &buf, &cap))) {
-		if (starts_with(line, "# ACL9P-BINARY")) {
-			char *nm = trim(line + strlen("# ACL9P-BINARY"));
-			/* The rig appends its hostcheck block after whatever the
-			 * guest wrote, so a guest that died mid-binary is followed
-			 * by hostcheck, not by EOF. */
-			if (open)
-				block_close(&b, out, !strcmp(nm, "hostcheck"));
-			block_open(&b, nm);
-			open = 1;
-			continue;
-		}
-		/* The guest init wrote this after its last binary: whatever is
-		 * missing now was not lost to a dying guest. */
-		if (starts_with(line, "# ACL9P-DONE")) {
-			if (open)
-				block_close(&b, out, 0);
-			open = 0;
-			continue;
-		}
-		if (starts_with(line, "# ACL9P-TIMEOUT")) {
-			/* "# ACL9P-TIMEOUT <binary> <secs>": the init killed it. */
-			if (open) {
-				char *rest = trim(line + strlen("# ACL9P-TIMEOUT"));
-				char *sp = strrchr(rest, ' ');
-				free(b.killed);
-				b.killed = xstrdup(sp ? trim(sp + 1) : "?");
-			}
-			continue;
-		}
-		int is_version = starts_with(line, "TAP version") ||
-				 starts_with(line, "KTAP version");
-		int is_plan = starts_with(line, "1..");
-		int is_result = starts_with(line, "ok") || starts_with(line, "not ok");
-		const char *c = line[0] == '#' ? skip_ws(line + 1) : NULL;
-		int is_run = c && word_is(c, "RUN");
-
-		if (!open && (is_version || is_plan || is_result || is_run)) {
-			block_open(&b, NULL);
-			open = 1;
-		}
-		if (!open)
-			continue;
-		if (is_version) {
-			/* A second harness without its own header line. */
-			if (b.any_tap) {
-				char *nm = xstrdup(b.binary);
-				block_close(&b, out, 0);
-				block_open(&b, nm);
-				free(nm);
-			}
-			b.any_tap = 1;
-		} else if (is_plan) {
-			char *end;
-			long n = strtol(line + 3, &end, 10);
-			if (end == line + 3 || n < 0 || n > MAX_TESTNUM)
-				continue; /* garbage that merely starts with 1.. */
-			b.plan = n;
-			b.any_tap = 1;
-			const char *rest = skip_ws(end);
-			if (n == 0 && rest[0] == '#') {
-				rest = skip_ws(rest + 1);
-				if (word_is(rest, "SKIP"))
-					rest = skip_ws(rest + 4);
-				free(b.plan_skip);
-				b.plan_skip = xstrdup(*rest ? rest : "skipped");
-			}
-		} else if (is_result) {
-			parse_result(&b, out, line);
-		} else if (starts_with(line, "Bail out!")) {
-			free(b.bail);
-			b.bail = xstrdup(skip_ws(line + 9));
-		} else if (is_run) {
-			char *nm = xstrdup(skip_ws(c + 3));
-			size_t n = strlen(nm);
-			if (n >= 4 && strcmp(nm + n - 4, " ...") == 0)
-				nm[n - 4] = 0;
-			free(b.running);
-			b.running = xstrdup(trim(nm));
-			free(nm);
-			diag_reset(&b);
-			b.any_tap = 1;
-		} else if (c && *c && !is_harness_noise(c, b.running)) {
-			diag_add(&b, line);
-		}
-		/* anything else is console garbage: ignored on purpose */
-	}
-	if (open)
-		block_close(&b, out, 1);
+	block_open(&b, "hostcheck", 0, out->n, "no result (host check stopped)");
+	b.empty_ok = 1; /* an empty file: nothing was there to check */
+	char *buf = NULL, *line;
+	size_t cap = 0;
+	while ((line = read_raw_line(f, &buf, &cap)))
+		harness_line(&b, out, line);
+	harness_close(&b, out, NULL, 1);
+	block_free(&b);
 	free(buf);
 	fclose(f);
 	return 0;
@@ -378,4 +676,12 @@ void test_list_free(struct test_list *l)
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
+}
+
+void binaries_free(struct binaries *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->v[i].name);
+	free(b->v);
+	memset(b, 0, sizeof(*b));
 }

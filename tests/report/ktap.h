@@ -1,6 +1,10 @@
-/* KTAP parser for the guest's ktap.txt: several kselftest-harness outputs
- * concatenated, each introduced by "# ACL9P-BINARY <name>" from the guest
- * init (and one "hostcheck" block the rig appends). */
+/* KTAP parsers for a cell's results:
+ *   ktap.txt        the guest init's nested KTAP document: a plan over the
+ *                   test binaries, each binary's kselftest-harness output
+ *                   indented by four spaces as its subtests, then the
+ *                   binary's own "ok N name" line;
+ *   hostcheck.ktap  flat KTAP the rig writes on the host, as the tests of
+ *                   a pseudo-binary "hostcheck". */
 #ifndef ACL9P_REPORT_KTAP_H
 #define ACL9P_REPORT_KTAP_H
 
@@ -30,7 +34,7 @@ enum verdict { V_PASS, V_FAIL, V_SKIP, V_XFAIL, V_XPASS };
 struct expect_entry;
 
 struct test {
-	char *binary;
+	char *binary; /* "#N" while the binary's name is unknown */
 	char *name;   /* as in the ok line; "#N" until resolved if unknown */
 	char *full;   /* binary.name */
 	int number;   /* TAP test number, 0 if none */
@@ -48,10 +52,31 @@ struct test_list {
 	size_t n, cap;
 };
 
-/* Parse a ktap.txt.  Never fails on content: unknown lines are ignored.
- * Returns -1 only when the file cannot be opened (errno set). */
-int ktap_parse_file(const char *path, struct test_list *out);
+/* One test binary of ktap.txt, in the order the init ran them. */
+struct binary {
+	char *name;    /* "#N" while unknown (it never started) */
+	long number;   /* N of its top-level result line */
+	int unnamed;
+	long time_ms;  /* from "# time_ms", -1 if none */
+};
+
+struct binaries {
+	struct binary *v;
+	size_t n, cap;
+	long plan;     /* top-level "1..N": binaries the init meant to run;
+			* -1 when the output never said */
+};
+
+/* Parse a ktap.txt into tests and binaries.  Never fails on content:
+ * unknown lines are ignored.  Returns -1 only when the file cannot be
+ * opened (errno set). */
+int ktap_parse_file(const char *path, struct test_list *out,
+		    struct binaries *bins);
+/* Append the tests of a hostcheck.ktap; -1 (errno set) if unreadable. */
+int ktap_parse_hostcheck(const char *path, struct test_list *out);
 void test_set_name(struct test *t, const char *name);
+void test_set_binary(struct test *t, const char *binary);
 void test_list_free(struct test_list *l);
+void binaries_free(struct binaries *b);
 
 #endif

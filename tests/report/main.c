@@ -2,9 +2,10 @@
  *
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
  *
- * Reads R/<kernel>.<server>.<access>.<cache>/{ktap.txt,status}, applies
+ * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status}, applies
  * DIR/xfail.* and DIR/differences, prints the report on stdout (last line
  * "N passed, N failed, N skipped"), writes R/summary.md and R/junit.xml.
+ * Paths it prints are relative to the cwd when they lie below it.
  * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
 #include "cells.h"
 #include "diff.h"
@@ -23,6 +24,17 @@ static void usage(const char *why)
 	fprintf(stderr, "acl9p-report: %s; usage: acl9p-report --results R "
 		"--expected DIR [--cell-filter GLOB]\n", why);
 	exit(2);
+}
+
+/* A directory argument as messages show it: relative from here on, so
+ * every path derived from it (list entries, summary) prints short, and
+ * without trailing slashes ("R/" would print as "R//summary.md"). */
+static char *dir_arg(const char *arg)
+{
+	char *d = rel_path(arg);
+	for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
+		d[n - 1] = 0;
+	return d;
 }
 
 int main(int argc, char **argv)
@@ -60,21 +72,21 @@ int main(int argc, char **argv)
 	}
 	if (!results || !expected)
 		usage("--results and --expected are required");
-	/* "R/" would print as "R//summary.md" in messages. */
-	char *res = xstrdup(results);
-	for (size_t n = strlen(res); n > 1 && res[n - 1] == '/'; n--)
-		res[n - 1] = 0;
+	char *res = dir_arg(results), *exd = dir_arg(expected);
 	results = res;
+	expected = exd;
 
 	struct expectations ex;
 	if (expect_load(expected, &ex)) {
 		free(res);
+		free(exd);
 		return 2;
 	}
 	struct run run;
 	if (run_load(&run, results, filter)) {
 		expect_free(&ex);
 		free(res);
+		free(exd);
 		return 2;
 	}
 	run_classify(&run, &ex);
@@ -106,5 +118,6 @@ int main(int argc, char **argv)
 	run_free(&run);
 	expect_free(&ex);
 	free(res);
+	free(exd);
 	return rc;
 }

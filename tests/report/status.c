@@ -18,6 +18,7 @@ void status_read(const char *path, struct status *st)
 	st->wall_ms = -1;
 	st->reason = xstrdup("");
 	st->console = xstrdup("");
+	st->ktap_error = xstrdup("");
 
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -47,7 +48,12 @@ void status_read(const char *path, struct status *st)
 			st->reason = xstrdup(trim(v));
 		} else if (!strcmp(k, "console")) {
 			free(st->console);
-			st->console = xstrdup(trim(v));
+			st->console = rel_path(trim(v));
+		} else if (!strcmp(k, "ktap_errors")) {
+			st->ktap_errors = to_long(v, 0);
+		} else if (!strcmp(k, "ktap_error")) {
+			free(st->ktap_error);
+			st->ktap_error = xstrdup(trim(v));
 		}
 	}
 	free(buf);
@@ -58,5 +64,6 @@ void status_free(struct status *st)
 {
 	free(st->reason);
 	free(st->console);
-	st->reason = st->console = NULL;
+	free(st->ktap_error);
+	st->reason = st->console = st->ktap_error = NULL;
 }

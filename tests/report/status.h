@@ -8,8 +8,10 @@ struct status {
 	long exit_code; /* guest exit code, -1 when the rig could not get one */
 	int timeout, splat;
 	long wall_ms;   /* -1 unknown */
+	long ktap_errors; /* what kunit_parser.py found in ktap.txt */
+	char *ktap_error; /* its first message; never NULL */
 	char *reason;   /* never NULL */
-	char *console;  /* never NULL */
+	char *console;  /* never NULL; relative to the cwd when below it */
 };
 
 /* Missing file is not an error here (present=0); the caller decides. */

@@ -35,6 +35,133 @@ static char *notes(const struct cell *c)
 	return xstrdup(c->st.reason);
 }
 
+/* One binary's wall time in one cell (its "# time_ms" line). */
+struct timing {
+	const char *binary;
+	long ms;
+	const struct cell *cell;
+};
+
+static int cmp_timing(const void *a, const void *b)
+{
+	const struct timing *x = a, *y = b;
+	int c = strcmp(x->binary, y->binary);
+	if (c)
+		return c;
+	if (x->ms != y->ms)
+		return (x->ms > y->ms) - (x->ms < y->ms);
+	return strcmp(x->cell->name, y->cell->name);
+}
+
+/* Every recorded time, sorted by binary, then time: a binary's entries
+ * are adjacent, its fastest first and its slowest last. */
+static struct timing *timings(const struct run *r, size_t *n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->n; i++)
+		k += r->v[i].bins.n;
+	struct timing *v = xcalloc(k + 1, sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct binaries *b = &r->v[i].bins;
+		for (size_t j = 0; j < b->n; j++)
+			if (b->v[j].time_ms >= 0)
+				v[(*n)++] = (struct timing){ b->v[j].name,
+							     b->v[j].time_ms,
+							     &r->v[i] };
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_timing);
+	return v;
+}
+
+struct time_row {
+	const char *binary;
+	long median, min, max;
+	const struct cell *slowest;
+};
+
+/* The row of the binary whose entries start at v[i]; returns the index
+ * of the next binary's. */
+static size_t time_row(const struct timing *v, size_t n, size_t i,
+		       struct time_row *row)
+{
+	size_t j = i;
+	while (j < n && !strcmp(v[j].binary, v[i].binary))
+		j++;
+	size_t k = j - i, mid = i + k / 2;
+	row->binary = v[i].binary;
+	row->min = v[i].ms;
+	row->max = v[j - 1].ms;
+	row->slowest = v[j - 1].cell;
+	row->median = k % 2 ? v[mid].ms : (v[mid - 1].ms + v[mid].ms) / 2;
+	return j;
+}
+
+/* s cut to w columns, the cut shown by "...". */
+static char *fit(const char *s, size_t w)
+{
+	size_t n = strlen(s);
+	return n <= w || w < 4 ? xstrdup(s) : xasprintf("%.*s...", (int)(w - 3), s);
+}
+
+#define TERM_COLS 100 /* what the time table must fit in */
+
+static void times_text(FILE *f, const struct run *r)
+{
+	size_t n;
+	struct timing *v = timings(r, &n);
+	if (!n) {
+		fprintf(f, "\nbinary times: none recorded\n");
+		free(v);
+		return;
+	}
+	size_t bw = strlen("binary");
+	for (size_t i = 0; i < n; i++)
+		if (strlen(v[i].binary) > bw)
+			bw = strlen(v[i].binary);
+	bw = bw > 30 ? 30 : bw;
+	/* 2 + name + 3 x 9 + 2 columns, then the cell in what is left */
+	size_t cw = TERM_COLS - 31 - bw;
+	fprintf(f, "\nbinary times (ms, across the cells that ran them):\n");
+	fprintf(f, "  %-*s %8s %8s %8s  %s\n", (int)bw, "binary", "median", "min",
+		"max", "slowest cell");
+	for (size_t i = 0; i < n;) {
+		struct time_row row;
+		i = time_row(v, n, i, &row);
+		char *b = fit(row.binary, bw), *c = fit(row.slowest->name, cw);
+		fprintf(f, "  %-*s %8ld %8ld %8ld  %s\n", (int)bw, b, row.median,
+			row.min, row.max, c);
+		free(b);
+		free(c);
+	}
+	free(v);
+}
+
+static void md(FILE *f, const char *s);
+
+static void times_markdown(FILE *f, const struct run *r)
+{
+	size_t n;
+	struct timing *v = timings(r, &n);
+	if (!n) {
+		fprintf(f, "\nNo binary reported a time.\n");
+		free(v);
+		return;
+	}
+	fprintf(f, "\n| binary | median (ms) | min (ms) | max (ms) | slowest cell |\n"
+		"|---|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < n;) {
+		struct time_row row;
+		i = time_row(v, n, i, &row);
+		fprintf(f, "| `");
+		md(f, row.binary);
+		fprintf(f, "` | %ld | %ld | %ld | `%s` |\n", row.median, row.min,
+			row.max, row.slowest->name);
+	}
+	free(v);
+}
+
 static const char *verdict_word(enum verdict v)
 {
 	return v == V_XPASS ? "XPASS" : "FAIL";
@@ -97,6 +224,7 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 		free(t);
 		free(n);
 	}
+	times_text(f, r);
 
 	size_t nu = count_unexpected(r);
 	if (nu)
@@ -235,6 +363,7 @@ int summary_markdown(const char *path, const struct run *r,
 		fprintf(f, "; slowest `%s` (%.1f s)", slowest->name,
 			(double)slowest->st.wall_ms / 1000.0);
 	fprintf(f, ".\n");
+	times_markdown(f, r);
 
 	fprintf(f, "\n## Unexpected failures\n\n");
 	if (!count_unexpected(r))

@@ -1,10 +1,13 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void oom(void)
 {
@@ -120,7 +123,7 @@ char *sb_take(struct strbuf *sb)
 	return s;
 }
 
-char *read_clean_line(FILE *f, char **buf, size_t *cap)
+char *read_raw_line(FILE *f, char **buf, size_t *cap)
 {
 	ssize_t n = getline(buf, cap, f);
 	if (n < 0)
@@ -134,17 +137,82 @@ char *read_clean_line(FILE *f, char **buf, size_t *cap)
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' ||
 			 s[n - 1] == ' ' || s[n - 1] == '\t'))
 		s[--n] = 0;
-	char *cr = strrchr(s, '\r');
-	if (cr)
-		s = cr + 1;
 	/* Other control bytes (escape sequences, stray ^A) would garble the
-	 * terminal and the reports; show them as '?'. */
+	 * terminal and the reports; show them as '?'.  CRs stay for
+	 * cut_at_cr: where the cut goes depends on the nesting. */
 	for (char *q = s; *q; q++)
-		if ((unsigned char)*q < 0x20 && *q != '\t')
+		if ((unsigned char)*q < 0x20 && *q != '\t' && *q != '\r')
 			*q = '?';
 		else if (*q == 0x7f)
 			*q = '?';
 	return s;
+}
+
+char *cut_at_cr(char *s)
+{
+	char *cr = strrchr(s, '\r');
+	return cr ? cr + 1 : s;
+}
+
+char *read_clean_line(FILE *f, char **buf, size_t *cap)
+{
+	char *s = read_raw_line(f, buf, cap);
+	return s ? cut_at_cr(s) : NULL;
+}
+
+/* The rest of path below dir ("." for dir itself), or NULL. */
+static const char *below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		n = 0; /* everything is below "/" */
+	if (strncmp(path, dir, n) || (path[n] && path[n] != '/'))
+		return NULL;
+	path += n;
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+static char *cwd(void)
+{
+	size_t n = 256;
+	for (;;) {
+		char *b = xmalloc(n);
+		if (getcwd(b, n))
+			return b;
+		free(b);
+		if (errno != ERANGE)
+			return NULL;
+		n *= 2;
+	}
+}
+
+/* $PWD, when it names the current directory: the shell's spelling of it
+ * (through symlinks) is what paths given on the command line use. */
+static const char *logical_cwd(void)
+{
+	const char *pwd = getenv("PWD");
+	struct stat a, b;
+	if (!pwd || pwd[0] != '/' || stat(pwd, &a) || stat(".", &b))
+		return NULL;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino ? pwd : NULL;
+}
+
+char *rel_path(const char *path)
+{
+	if (path[0] != '/')
+		return xstrdup(path); /* relative to the cwd already */
+	const char *pwd = logical_cwd(), *rest = pwd ? below(path, pwd) : NULL;
+	if (rest)
+		return xstrdup(rest);
+	char *dir = cwd();
+	rest = dir ? below(path, dir) : NULL;
+	char *r = xstrdup(rest ? rest : path);
+	free(dir);
+	return r;
 }
 
 char *trim(char *s)

@@ -27,10 +27,17 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(prin
 char *sb_take(struct strbuf *sb); /* returns "" (owned) when empty */
 
 /* Read one line into *buf (getline-managed), cleaned for parsing: trailing
- * CR/LF/blanks removed, NULs replaced, and when a CR sits inside the line
- * only the text after the last CR is kept (that is what a terminal showed).
- * Returns a pointer into *buf, or NULL at EOF. */
+ * CR/LF/blanks removed, NULs and control bytes shown as '?', inner CRs
+ * kept.  Returns a pointer into *buf, or NULL at EOF. */
+char *read_raw_line(FILE *f, char **buf, size_t *cap);
+/* The text after the last CR of s (that is what a terminal showed). */
+char *cut_at_cr(char *s);
+/* read_raw_line + cut_at_cr, for files without nesting. */
 char *read_clean_line(FILE *f, char **buf, size_t *cap);
+
+/* path relative to the current directory when it lies below it, else
+ * a copy: reports then read the same however the tool was called. */
+char *rel_path(const char *path);
 
 char *trim(char *s);                 /* in place, both ends */
 const char *skip_ws(const char *s);

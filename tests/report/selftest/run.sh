@@ -41,6 +41,10 @@ hasnt()     { if grep -qF -- "$2" "$out"; then bad "$1: unwanted '$2'"; else ok 
 has_re()    { if grep -qE -- "$2" "$out"; then ok "$1: matches /$2/"; else bad "$1: nothing matches /$2/"; fi; }
 count()     { local n; n=$(grep -cF -- "$2" "$out" || true); if [ "$n" = "$3" ]; then ok "$1: '$2' x$3"; else bad "$1: '$2' x$n, wanted x$3"; fi; }
 last()      { local l; l=$(tail -n 1 "$out"); if [ "$l" = "$2" ]; then ok "$1: last line '$2'"; else bad "$1: last line '$l', wanted '$2'"; fi; }
+# reason NAME TEST CELL REASON: the failure of TEST in CELL has that reason
+reason()    { local l; l=$(grep -A1 -F -- "FAIL   $2  [$3]" "$out" | sed -n 2p); if [ "$l" = "         reason: $4" ]; then ok "$1: $2 in $3: $4"; else bad "$1: $2 in $3: '${l#         }', wanted 'reason: $4'"; fi; }
+# narrow NAME: every stdout line of the binary-times table fits 100 columns
+narrow()    { local n; n=$(sed -n '/^binary times/,/^$/p' "$out" | awk 'length($0) > 100' | wc -l); if [ "$n" = 0 ]; then ok "$1: time table fits 100 columns"; else bad "$1: $n time table lines over 100 columns"; fi; }
 file_has()  { if grep -qF -- "$3" "$2"; then ok "$1: $(basename "$2") has '$3'"; else bad "$1: $(basename "$2") lacks '$3'"; fi; }
 xml_ok() {
 	if command -v xmllint >/dev/null; then
@@ -101,20 +105,57 @@ has truncated 'A/B differences vanilla vs patched: 3 in 1 configurations, 0 unli
 hasnt truncated '.boot'
 last truncated '9 passed, 3 failed, 0 skipped'
 
-# --- the guest init's own marks: ACL9P-TIMEOUT (binary killed), ACL9P-DONE
-#     (later gaps are a crashed binary, not a dead guest); HOSTCHECK data
+# --- the guest init's nested KTAP: "not ok N bin # TIMEOUT 60" (missing
+#     tests killed, seconds from the directive), a "not ok" binary whose
+#     subtests all passed, "ok N bin # SKIP", a binary that stopped
+#     before its plan while the guest went on; a guest that died inside a
+#     binary (the rest of the plan never started, names borrowed from the
+#     cell with the same plan, not from the one with another plan);
+#     time_ms per binary; hostcheck.ktap diagnostics; HOSTCHECK data
 #     lines are not diagnostics
 d=$(fixture rigmarks); run rigmarks "$d"
+full=patched.qemu-passthrough.client.loose died=$full.msize8192 early=patched.diod.client.loose
 want_rc rigmarks 1
-has rigmarks 'FAIL   acl9p_slow.slow.hangs  [patched.qemu-passthrough.client.loose]'
+has rigmarks "FAIL   acl9p_slow.slow.hangs  [$full]"
 count rigmarks 'reason: no result (binary killed by the guest init after 60 s)' 2
+reason rigmarks acl9p_slow.slow.last "$full" 'no result (binary killed by the guest init after 60 s)'
 has rigmarks '| # slow.c:42:hangs:waiting for the server'
 hasnt rigmarks '| # HOSTCHECK'
-has rigmarks 'FAIL   acl9p_crash.crash.segv  [patched.qemu-passthrough.client.loose]'
+reason rigmarks acl9p_crash.crash.segv "$full" 'no result (binary stopped before finishing its plan)'
 count rigmarks 'reason: no result (binary stopped before finishing its plan)' 1
-hasnt rigmarks 'guest stopped'
+hasnt rigmarks 'acl9p_crash.(binary)'
+reason rigmarks 'acl9p_exit.(binary)' "$full" 'binary failed (exit status) with no failing test'
+file_has rigmarks "$d/results/junit.xml" "classname=\"$full\" name=\"acl9p_tools.(binary)\">"
+file_has rigmarks "$d/results/junit.xml" '<skipped message="binary exited with KSFT_SKIP"/>'
+has rigmarks "FAIL   hostcheck.host.acl9p_crash.crash.first/f.system.posix_acl_access  [$full]"
+has rigmarks '| # host system.posix_acl_access of acl9p_crash.crash.first/f holds 02000000 (expected absent)'
+reason rigmarks acl9p_crash.crash.segv "$died" 'no result (guest stopped)'
+has rigmarks '| # crash.c:10:segv:about to take the guest down'
+reason rigmarks 'acl9p_exit.(binary)' "$died" 'no result (guest stopped before this binary)'
+reason rigmarks 'acl9p_tools.(binary)' "$died" 'no result (guest stopped before this binary)'
+reason rigmarks 'acl9p_slow.(binary)' "$early" 'no result (guest stopped)'
+reason rigmarks '#2.(binary)' "$early" 'no result (guest stopped before this binary)'
+count rigmarks 'guest stopped' 5
+has_re rigmarks "^$early +0 +2 +0 +0 +0 "
+has_re rigmarks "^${died//./\\.} +4 +3 +0 +0 +0 "
+has_re rigmarks '^  acl9p_slow +30756 +1500 +60012  patched\.qemu-passthrough\.client\.loose$'
+has_re rigmarks "^  acl9p_crash +310 +310 +310  $full\$"
+narrow rigmarks
+file_has rigmarks "$d/results/summary.md" "| \`acl9p_slow\` | 30756 | 1500 | 60012 | \`$full\` |"
 hasnt rigmarks '.boot'
-last rigmarks '3 passed, 3 failed, 0 skipped'
+last rigmarks '8 passed, 10 failed, 2 skipped'
+
+# --- the kernel's kunit_parser.py found errors in ktap.txt (status
+#     ktap_errors): a boot failure of the cell, however well it parsed
+#     here; hostcheck.ktap with just "1..0" is no checks
+d=$(fixture ktap-errors); run ktap-errors "$d"
+want_rc ktap-errors 1
+has ktap-errors 'BOOT   patched.diod.client.none.boot'
+has ktap-errors 'reason: kunit_parser.py: 2 errors (first: Test: acl9p_roundtrip: missing expected subtest!)'
+has ktap-errors 'reason: kunit_parser.py: 1 errors'
+hasnt ktap-errors 'patched.diod.user.none.boot'
+has_re ktap-errors '^patched\.diod\.user\.none +2 +0 +0 +0 +0 '
+last ktap-errors '8 passed, 2 failed, 0 skipped'
 
 # --- splat / timeout / unexplained exit: one boot failure per cell
 d=$(fixture splat); run splat "$d"
@@ -134,18 +175,52 @@ run splat-empty "$d"
 has splat-empty 'reason: no status file; no ktap.txt'
 last splat-empty '3 passed, 3 failed, 0 skipped'
 
+# a five-part cell name (kernel.server.access.cache.opts) is a cell too
+mkdir "$d/results/custom.qemu-passthrough.user.none.msize8192"
+run splat-empty5 "$d"
+has splat-empty5 'BOOT   custom.qemu-passthrough.user.none.msize8192.boot'
+last splat-empty5 '3 passed, 4 failed, 0 skipped'
+
 # --- A/B: unlisted difference fails, listed one does not
 d=$(fixture diff-unlisted); run diff-unlisted "$d"
 want_rc diff-unlisted 1
 has_re diff-unlisted 'qemu-passthrough\.user\.loose +acl9p_roundtrip\.acl\.fixed_by_patch +fail +pass +UNLISTED'
 last diff-unlisted '3 passed, 1 failed, 0 skipped'
 file_has diff-unlisted "$d/results/junit.xml" '<failure message="vanilla fail, patched pass"/>'
+# the same with a four-part configuration (cells kernel.server.access.cache.opts)
+d=$(fixture diff-unlisted)
+for c in "$d"/results/*; do mv "$c" "$c.msize8192"; done
+run diff-5part "$d"
+has_re diff-5part 'qemu-passthrough\.user\.loose\.msize8192 +acl9p_roundtrip\.acl\.fixed_by_patch +fail +pass +UNLISTED'
+has diff-5part 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
+last diff-5part '3 passed, 1 failed, 0 skipped'
 d=$(fixture diff-listed); run diff-listed "$d"
 want_rc diff-listed 0
 has diff-listed 'differences:2): this is the fix'
 has diff-listed 'expected failures: 1 '
 has diff-listed 'differences:4: diod.*.* acl9p_roundtrip.acl.never_ran'
 last diff-listed '3 passed, 0 failed, 0 skipped'
+
+# --- paths below the cwd print relative to it, however they were given
+d=$(fixture diff-listed)
+set +e
+(cd "$work" && "$bin" --results "$d/results/" --expected "$d/expected/") >"$work/relpaths.out" 2>&1
+set -e
+out=$work/relpaths.out
+has relpaths 'expected (diff-listed/expected/differences:2): this is the fix'
+has relpaths 'diff-listed/expected/differences:4: diod.*.* acl9p_roundtrip.acl.never_ran'
+has relpaths 'expected failures: 1 (diff-listed/expected)'
+hasnt relpaths "$work"
+file_has relpaths "$d/results/summary.md" 'lists in `diff-listed/expected`'
+if grep -qF "$work" "$d/results/summary.md"; then bad "relpaths: summary.md has an absolute path"
+else ok "relpaths: summary.md has no absolute path"; fi
+d=$(fixture splat)
+sed -i "s|^console=|console=$d/|" "$d/results/custom.diod.user.none/status"
+set +e
+(cd "$d" && "$bin" --results results --expected "$d/expected") >"$work/relpaths.out" 2>&1
+set -e
+has relpaths 'console: build/results/custom.diod.user.none/console.log'
+has relpaths 'expected failures: 1 (expected)'
 
 # --- format error in an expected list: exit 2, file:line on stderr
 d=$(fixture format-error); run format-error "$d"
@@ -170,29 +245,35 @@ for r in "no args:$r1" "no --expected:$r2" "missing results dir:$r3" "unknown op
 	if [ "${r##*:}" = 2 ]; then ok "usage: ${r%:*} -> exit 2"; else bad "usage: ${r%:*} -> exit ${r##*:}"; fi
 done
 
-# --- garbage: NULs, CRs, broken UTF-8, console noise, indented subtests,
-#     missing plan, empty binary, Bail out!
+# --- garbage: NULs, CRs, broken UTF-8, console noise, lines nested one
+#     level deeper, missing plan, empty binary, Bail out!, a CR that would
+#     hide the indentation
 d=$work/garbage c=$d/results/patched.diod.user.none
 mkdir -p "$c" "$d/expected"
 printf 'exit=1\r\nwall_ms=1500\r\nnonsense line\r\n=\r\nreason=\r\n' >"$c/status"
 {
 	printf '\0\377 junk before any header\n'
 	printf '[    1.234567] 9p: installing v9fs\n'
-	printf '# ACL9P-BINARY acl9p_garbage\r\nTAP version 13\r\n1..3\r\n'
-	printf 'okay this is not a result\n'
-	printf 'ok 1 acl.crlf\r\n'
-	printf '    ok 1 indented.subtest\n'
-	printf '#  RUN           acl.bad_utf8 ...\n'
-	printf '# detail \377\376\001 bytes\n'
-	printf 'not ok 2 acl.bad_utf8 # with comment\n'
-	printf '1..x garbage\n'
-	printf 'noise\rok 3 acl.after_cr\n'
-	printf '# ACL9P-BINARY noplan\nok 1 a\nnot ok 2 b # TIMEOUT\nrandom garbage ok\n'
-	printf '# ACL9P-BINARY shortplan\nTAP version 13\n1..2\nok 1 only\n'
-	printf '# ACL9P-BINARY empty\n'
-	printf '# ACL9P-BINARY bail\nTAP version 13\n1..2\nok 1 first\nBail out! 9p mount failed\n'
-	printf '# ACL9P-BINARY hostcheck\nok 1 host_xattr'   # no final newline
+	printf 'KTAP version 1\r\n1..5\r\n'
+	printf '# selftests: acl9p: acl9p_garbage\r\n    TAP version 13\r\n    1..3\r\n'
+	printf '    okay this is not a result\n'
+	printf 'okay neither at the top\n'
+	printf '    ok 1 acl.crlf\r\n'
+	printf '        ok 1 indented.subtest\n'
+	printf '    #  RUN           acl.bad_utf8 ...\n'
+	printf '    # detail \377\376\001 bytes\n'
+	printf '    not ok 2 acl.bad_utf8 # with comment\n'
+	printf '    1..x garbage\n1..x garbage\n'
+	printf '    noise\rok 3 acl.after_cr\n'
+	printf 'not ok 1 acl9p_garbage\n# time_ms acl9p_garbage x\n'
+	printf '# selftests: acl9p: noplan\n    ok 1 a\n    not ok 2 b # TIMEOUT\nrandom garbage ok\n'
+	printf 'not ok 2 noplan\n'
+	printf '# selftests: acl9p: shortplan\n    TAP version 13\n    1..2\n    ok 1 only\nok 3 shortplan\n'
+	printf '# selftests: acl9p: empty\nnot ok 4 empty\n'
+	printf '# selftests: acl9p: bail\n    TAP version 13\n    1..2\n    ok 1 first\n'
+	printf '    Bail out! 9p mount failed\nnot ok 5 bail\n'
 } >"$c/ktap.txt"
+printf 'ok 1 host_xattr' >"$c/hostcheck.ktap"   # no plan, no final newline
 echo '* noplan.b the harness timeout is known' >"$d/expected/xfail.garbage"
 run garbage "$d"
 want_rc garbage 1
@@ -201,7 +282,9 @@ has garbage 'reason: with comment'
 has garbage 'FAIL   bail.#2  [patched.diod.user.none]'
 has garbage 'reason: no result (Bail out! 9p mount failed)'
 has garbage 'FAIL   empty.(binary)'
+has garbage 'reason: no TAP output from this binary'
 has garbage 'reason: no result (binary stopped before finishing its plan)'
+file_has garbage "$d/results/junit.xml" 'name="hostcheck.host_xattr"/>'
 hasnt garbage 'indented.subtest'
 hasnt garbage '.boot'
 last garbage '6 passed, 4 failed, 0 skipped'
@@ -210,7 +293,7 @@ xml_ok garbage "$d/results/junit.xml"
 # --- valgrind: no leaks, no invalid accesses (every code path the fixtures reach,
 #     the format-error exit included)
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
-	for n in garbage truncated rigmarks splat diff-listed format-error; do
+	for n in garbage truncated rigmarks ktap-errors splat diff-listed format-error; do
 		d=$work/$n
 		# valgrind's own report goes to vg.log, the tool's stderr is
 		# irrelevant here (format-error prints its message on purpose)

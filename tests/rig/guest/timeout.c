@@ -4,8 +4,8 @@
  * the rig's guest kernel.  The harness arms alarm() around each test and
  * kills the test when SIGALRM fires; a kernel without POSIX timers
  * answers alarm() with ENOSYS and the hung test runs on until the init
- * kills the whole binary.  Run by tests/rig/run.sh (acl9p.selftest=
- * timeout), never in the matrix.
+ * kills the whole binary.  Run by tests/rig/run.sh (ACL9P_TESTS_DIR=
+ * /tests/rig), never in the matrix.
  */
 #include <unistd.h>
 
