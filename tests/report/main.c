@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 	}
 	/* stdout last, so its final line is the verdict even if a file
 	 * could not be written. */
-	summary_text(stdout, &run, &diff, &ex, expected, filter != NULL);
+	summary_text(stdout, &run, &diff, &ex, expected, md, filter != NULL);
 	struct totals t = totals_of(&run, &diff);
 	if (rc == 0)
 		rc = t.failed ? 1 : 0;

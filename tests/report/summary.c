@@ -98,14 +98,93 @@ static size_t time_row(const struct timing *v, size_t n, size_t i,
 	return j;
 }
 
+#define TERM_COLS 100 /* every stdout line fits (the report gets mailed) */
+
+/* Columns are counted as UTF-8 code points: continuation bytes take
+ * none (a byte that is not valid UTF-8 takes one, like any other). */
+static int cont(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+static size_t cols(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += !cont(*s);
+	return n;
+}
+
+/* How many bytes of s fit in w columns, a UTF-8 sequence kept whole. */
+static size_t bytes_for(const char *s, size_t w)
+{
+	size_t i = 0, c = 0;
+	for (; s[i]; i++) {
+		if (!cont(s[i]) && c++ == w)
+			break;
+	}
+	return i;
+}
+
 /* s cut to w columns, the cut shown by "...". */
 static char *fit(const char *s, size_t w)
 {
-	size_t n = strlen(s);
-	return n <= w || w < 4 ? xstrdup(s) : xasprintf("%.*s...", (int)(w - 3), s);
+	if (cols(s) <= w)
+		return xstrdup(s);
+	if (w < 4)
+		return xstrndup(s, bytes_for(s, w));
+	return xasprintf("%.*s...", (int)bytes_for(s, w - 3), s);
 }
 
-#define TERM_COLS 100 /* what the time table must fit in */
+static void emit(FILE *f, const char *prefix, const char *s, size_t n)
+{
+	fputs(prefix, f);
+	for (size_t i = 0; i < n; i++)
+		fputc(s[i] == '\t' ? ' ' : s[i], f); /* a tab is one column here */
+	fputc('\n', f);
+}
+
+static int blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* s on lines of at most TERM_COLS columns: the first starts with first,
+ * the others with more (the blanks at a break dropped).  Breaks at the
+ * last blank that fits, inside a word only when it is longer than a
+ * line.  With maxl > 0, the maxl-th line is cut with "..." instead. */
+static void wrap(FILE *f, const char *first, const char *more, const char *s,
+		 size_t maxl)
+{
+	const char *p = first;
+	for (size_t l = 1;; l++) {
+		size_t w = TERM_COLS - cols(p);
+		if (cols(s) <= w) {
+			emit(f, p, s, strlen(s));
+			return;
+		}
+		if (maxl && l == maxl) {
+			char *c = fit(s, w);
+			emit(f, p, c, strlen(c));
+			free(c);
+			return;
+		}
+		size_t b = bytes_for(s, w), k = b;
+		while (k > 0 && !blank(s[k]))
+			k--;
+		while (k > 0 && blank(s[k - 1]))
+			k--;
+		if (k == 0)
+			k = b; /* no blank to break at: a word longer than w */
+		emit(f, p, s, k);
+		s += k;
+		while (blank(*s))
+			s++;
+		if (!*s)
+			return;
+		p = more;
+	}
+}
 
 static void times_text(FILE *f, const struct run *r)
 {
@@ -188,9 +267,17 @@ static void unused_entries(FILE *f, const struct expect_list *l, int md)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct expect_entry *e = &l->v[i];
-		if (!e->used)
-			fprintf(f, md ? "- `%s:%d` %s %s\n" : "  %s:%d: %s %s\n",
-				e->file, e->line, e->cell_glob, e->test_glob);
+		if (e->used)
+			continue;
+		if (md) {
+			fprintf(f, "- `%s:%d` %s %s\n", e->file, e->line,
+				e->cell_glob, e->test_glob);
+			continue;
+		}
+		char *t = xasprintf("%s:%d: %s %s", e->file, e->line,
+				    e->cell_glob, e->test_glob);
+		wrap(f, "  ", "      ", t, 0);
+		free(t);
 	}
 }
 
@@ -204,28 +291,59 @@ static size_t count_unused(const struct expectations *ex)
 	return n;
 }
 
-void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
-		  const struct expectations *ex, const char *expected_dir,
-		  int filtered)
+/* The matrix: the notes column cut to what is left of TERM_COLS (the
+ * cell column too, past 47 columns, so notes keep 12). */
+static void matrix_text(FILE *f, const struct run *r, const char *summary_md)
 {
-	int w = 4;
+	size_t w = 4;
 	for (size_t i = 0; i < r->n; i++) {
-		int l = (int)strlen(r->v[i].name);
+		size_t l = cols(r->v[i].name);
 		w = l > w ? l : w;
 	}
-	fprintf(f, "%-*s %5s %5s %5s %5s %5s %8s  %s\n", w, "cell", "pass",
+	/* 5 x 6 counts, 9 time, 2 before the notes */
+	size_t fixed = 41, minnotes = 12;
+	if (w > TERM_COLS - fixed - minnotes)
+		w = TERM_COLS - fixed - minnotes;
+	size_t nw = TERM_COLS - fixed - w;
+	int cut = 0;
+	fprintf(f, "%-*s %5s %5s %5s %5s %5s %8s  %s\n", (int)w, "cell", "pass",
 		"fail", "skip", "xfail", "xpass", "time(s)", "notes");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->v[i];
-		char *t = wall(c), *n = notes(c);
-		fprintf(f, "%-*s %5u %5u %5u %5u %5u %8s  %s\n", w, c->name,
+		char *t = wall(c), *full = notes(c), *n = fit(full, nw),
+		     *name = fit(c->name, w);
+		cut |= strcmp(n, full) != 0;
+		fprintf(f, "%-*s %5u %5u %5u %5u %5u %8s  %s\n", (int)w, name,
 			c->c.pass, c->c.fail, c->c.skip, c->c.xfail, c->c.xpass,
 			t, n);
 		free(t);
+		free(full);
 		free(n);
+		free(name);
 	}
-	times_text(f, r);
+	if (cut) {
+		char *m = xasprintf("(notes cut to fit; %s has them in full)",
+				    summary_md);
+		wrap(f, "", "  ", m, 0);
+		free(m);
+	}
+}
 
+/* "  FAIL   <test>  [<cell>]" in TERM_COLS: the test cut with "..." when
+ * it does not fit, the cell only past 50 columns. */
+static void failure_line(FILE *f, const char *word, const char *test,
+			 const char *cell)
+{
+	char *c = fit(cell, 50);
+	char *t = fit(test, TERM_COLS - 13 - cols(c));
+	fprintf(f, "  %-5s  %s  [%s]\n", word, t, c);
+	free(c);
+	free(t);
+}
+
+static void failures_text(FILE *f, const struct run *r)
+{
+	static const char ind[] = "         ";
 	size_t nu = count_unexpected(r);
 	if (nu)
 		fprintf(f, "\nunexpected failures: %zu\n", nu);
@@ -234,64 +352,146 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->v[i];
 		if (c->boot_failed && !c->boot_entry) {
-			fprintf(f, "  BOOT   %s.boot\n", c->name);
-			fprintf(f, "         reason: %s\n", c->boot_reason);
+			char *b = xasprintf("%s.boot", c->name), *bc = fit(b, 91);
+			fprintf(f, "  BOOT   %s\n", bc);
+			free(b);
+			free(bc);
+			wrap(f, "         reason: ", "                 ",
+			     c->boot_reason, 0);
 			if (*c->st.console)
-				fprintf(f, "         console: %s\n", c->st.console);
+				wrap(f, "         console: ", "                  ",
+				     c->st.console, 0);
 		}
 		for (size_t j = 0; j < c->tests.n; j++) {
 			const struct test *t = &c->tests.v[j];
 			if (!unexpected(t))
 				continue;
-			fprintf(f, "  %-5s  %s  [%s]\n", verdict_word(t->verdict),
-				t->full, c->name);
+			failure_line(f, verdict_word(t->verdict), t->full, c->name);
+			char *m = NULL;
 			if (t->verdict == V_XPASS && t->entry)
-				fprintf(f, "         passed but listed at %s:%d: %s\n",
-					t->entry->file, t->entry->line,
-					t->entry->reason);
+				m = xasprintf("passed but listed at %s:%d: %s",
+					      t->entry->file, t->entry->line,
+					      t->entry->reason);
 			else if (t->verdict == V_XPASS)
-				fprintf(f, "         the harness reported XPASS%s%s\n",
-					*t->reason ? ": " : "", t->reason);
+				m = xasprintf("the harness reported XPASS%s%s",
+					      *t->reason ? ": " : "", t->reason);
+			if (m)
+				wrap(f, ind, "           ", m, 0);
 			else if (*t->reason)
-				fprintf(f, "         reason: %s\n", t->reason);
+				wrap(f, "         reason: ", "                 ",
+				     t->reason, 0);
+			free(m);
+			/* verbatim output: wrapped, but at most 3 lines each */
 			for (size_t k = 0; k < t->ndiag; k++)
-				fprintf(f, "         | %s\n", t->diag[k]);
+				wrap(f, "         | ", "         |   ", t->diag[k], 3);
 			if (t->ndiag_total > t->ndiag)
 				fprintf(f, "         | (%zu more diagnostic lines)\n",
 					t->ndiag_total - t->ndiag);
 		}
 	}
+}
 
-	if (d->pairs == 0) {
-		fprintf(f, "\nA/B differences: no configuration has both a vanilla and a patched cell\n");
-	} else {
-		fprintf(f, "\nA/B differences vanilla vs patched: %zu in %zu configurations, %zu unlisted\n",
-			d->n, d->pairs, d->unlisted);
-		if (d->n) {
-			int cw = 13, tw = 4;
-			for (size_t i = 0; i < d->n; i++) {
-				int l = (int)strlen(d->v[i].config);
-				cw = l > cw ? l : cw;
-				l = (int)strlen(d->v[i].test);
-				tw = l > tw ? l : tw;
-			}
-			fprintf(f, "  %-*s  %-*s  %-7s  %-7s  %s\n", cw,
-				"configuration", tw, "test", "vanilla", "patched",
-				"status");
-			for (size_t i = 0; i < d->n; i++) {
-				const struct difference *x = &d->v[i];
-				fprintf(f, "  %-*s  %-*s  %-7s  %-7s  ", cw, x->config,
-					tw, x->test, outcome_str(x->a),
+/* One configuration's differences, d->v[i0..i1): "  <config>:", then
+ * groups of test lines, each group followed by what it shares: the
+ * unlisted ones first ("NOT LISTED"), then one group per differences
+ * entry in the order the entries first apply, its file:line and reason
+ * printed once after the last of its tests. */
+static void ab_config(FILE *f, const struct diff_result *d, size_t i0,
+		      size_t i1, const char *expected_dir)
+{
+	char *cf = fit(d->v[i0].config, TERM_COLS - 3);
+	fprintf(f, "  %s:\n", cf);
+	free(cf);
+
+	/* the test column: as wide as the widest name, unless that would
+	 * push the widest outcome pair past TERM_COLS */
+	size_t tw = 4, ow = 0;
+	char **out = xcalloc(i1 - i0, sizeof(*out));
+	for (size_t i = i0; i < i1; i++) {
+		const struct difference *x = &d->v[i];
+		out[i - i0] = xasprintf("vanilla=%s patched=%s", outcome_str(x->a),
 					outcome_str(x->b));
-				if (x->entry)
-					fprintf(f, "expected (%s:%d): %s\n",
-						x->entry->file, x->entry->line,
-						x->entry->reason);
-				else
-					fprintf(f, "UNLISTED\n");
-			}
+		size_t l = cols(x->test), o = cols(out[i - i0]);
+		tw = l > tw ? l : tw;
+		ow = o > ow ? o : ow;
+	}
+	if (tw > TERM_COLS - 6 - ow)
+		tw = TERM_COLS - 6 - ow;
+
+	size_t *ord = xcalloc(i1 - i0, sizeof(*ord)), n = 0;
+	for (size_t i = i0; i < i1; i++)
+		if (!d->v[i].entry)
+			ord[n++] = i;
+	size_t nunlisted = n;
+	for (size_t i = i0; i < i1; i++) {
+		size_t k = i0;
+		while (k < i && d->v[k].entry != d->v[i].entry)
+			k++;
+		if (!d->v[i].entry || k < i)
+			continue; /* unlisted, or its entry's group is done */
+		for (size_t j = i; j < i1; j++)
+			if (d->v[j].entry == d->v[i].entry)
+				ord[n++] = j;
+	}
+
+	for (size_t k = 0; k < n; k++) {
+		const struct difference *x = &d->v[ord[k]];
+		const char *o = out[ord[k] - i0];
+		/* cut only a name that would not fit, and then to the
+		 * column (tw never exceeds the room a line has) */
+		char *t = fit(x->test, cols(x->test) > TERM_COLS - 6 - cols(o)
+					       ? tw : cols(x->test));
+		fprintf(f, "    %-*s  %s\n", (int)tw, t, o);
+		free(t);
+		if (k + 1 < n && d->v[ord[k + 1]].entry == x->entry)
+			continue; /* the group goes on */
+		if (!x->entry) {
+			char *m = xasprintf("NOT LISTED in %s/differences: %s a failure",
+					    expected_dir,
+					    nunlisted > 1 ? "each counts as" : "counts as");
+			wrap(f, "      ", "        ", m, 0);
+			free(m);
+		} else {
+			char *m = xasprintf("listed: %s:%d", x->entry->file,
+					    x->entry->line);
+			wrap(f, "      ", "        ", m, 0);
+			free(m);
+			wrap(f, "        ", "        ", x->entry->reason, 0);
 		}
 	}
+	for (size_t i = i0; i < i1; i++)
+		free(out[i - i0]);
+	free(out);
+	free(ord);
+}
+
+static void ab_text(FILE *f, const struct diff_result *d,
+		    const char *expected_dir)
+{
+	if (d->pairs == 0) {
+		fprintf(f, "\nA/B differences: no configuration has both a vanilla and a patched cell\n");
+		return;
+	}
+	fprintf(f, "\nA/B differences vanilla vs patched: %zu in %zu configurations, %zu unlisted\n",
+		d->n, d->pairs, d->unlisted);
+	/* a configuration's differences are adjacent (diff_pair adds them) */
+	for (size_t i = 0; i < d->n;) {
+		size_t j = i + 1;
+		while (j < d->n && !strcmp(d->v[j].config, d->v[i].config))
+			j++;
+		ab_config(f, d, i, j, expected_dir);
+		i = j;
+	}
+}
+
+void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
+		  const struct expectations *ex, const char *expected_dir,
+		  const char *summary_md, int filtered)
+{
+	matrix_text(f, r, summary_md);
+	times_text(f, r);
+	failures_text(f, r);
+	ab_text(f, d, expected_dir);
 
 	/* With a filter most entries match nothing by design. */
 	if (!filtered && count_unused(ex)) {
@@ -300,6 +500,8 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 		unused_entries(f, &ex->differences, 0);
 	}
 
+	/* These two stay as they are whatever their width: scripts read
+	 * them. */
 	struct totals t = totals_of(r, d);
 	fprintf(f, "\nexpected failures: %lu (%s)\n", t.xfail, expected_dir);
 	fprintf(f, "%lu passed, %lu failed, %lu skipped\n", t.passed, t.failed,

@@ -13,10 +13,12 @@ struct totals {
 
 struct totals totals_of(const struct run *r, const struct diff_result *d);
 
-/* Ends with the line "N passed, N failed, N skipped". */
+/* Every line within 100 columns (but the last two, which scripts read:
+ * "expected failures: N (DIR)" and "N passed, N failed, N skipped").
+ * summary_md is named where a cut matrix note is in full. */
 void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 		  const struct expectations *ex, const char *expected_dir,
-		  int filtered);
+		  const char *summary_md, int filtered);
 /* Returns 0, or -1 with errno set. */
 int summary_markdown(const char *path, const struct run *r,
 		     const struct diff_result *d, const struct expectations *ex,

@@ -45,6 +45,16 @@ last()      { local l; l=$(tail -n 1 "$out"); if [ "$l" = "$2" ]; then ok "$1: l
 reason()    { local l; l=$(grep -A1 -F -- "FAIL   $2  [$3]" "$out" | sed -n 2p); if [ "$l" = "         reason: $4" ]; then ok "$1: $2 in $3: $4"; else bad "$1: $2 in $3: '${l#         }', wanted 'reason: $4'"; fi; }
 # narrow NAME: every stdout line of the binary-times table fits 100 columns
 narrow()    { local n; n=$(sed -n '/^binary times/,/^$/p' "$out" | awk 'length($0) > 100' | wc -l); if [ "$n" = 0 ]; then ok "$1: time table fits 100 columns"; else bad "$1: $n time table lines over 100 columns"; fi; }
+# fits NAME FILE: no line of FILE (a run's stdout) is over 100 columns
+fits()      { local n; n=$(awk 'length($0) > 100' "$2" | wc -l); if [ "$n" = 0 ]; then ok "$1: every stdout line fits 100 columns"; else bad "$1: $n stdout lines over 100 columns"; awk 'length($0) > 100' "$2" | head -5 | sed 's/^/      /'; fi; }
+# ab_is NAME: the A/B section of $out (its heading to the blank line after
+# it, $work shown as W) is exactly stdin
+ab_is() {
+	cat >"$work/ab.want"
+	sed -n '/^A\/B differences/,/^$/p' "$out" | sed -e '/^$/d' -e "s|$work|W|g" >"$work/ab.got"
+	if cmp -s "$work/ab.want" "$work/ab.got"; then ok "$1: A/B section as expected"
+	else bad "$1: A/B section differs (-wanted +got)"; diff -u "$work/ab.want" "$work/ab.got" | tail -n +3 | sed 's/^/      /'; fi
+}
 file_has()  { if grep -qF -- "$3" "$2"; then ok "$1: $(basename "$2") has '$3'"; else bad "$1: $(basename "$2") lacks '$3'"; fi; }
 xml_ok() {
 	if command -v xmllint >/dev/null; then
@@ -102,6 +112,16 @@ has truncated 'FAIL   acl9p_roundtrip.acl.three  [vanilla.qemu-passthrough.clien
 has truncated '| # acl9p_roundtrip.c:50:three:about to setxattr'
 has truncated 'FAIL   acl9p_roundtrip.acl.five  [vanilla.qemu-passthrough.client.none]'
 has truncated 'A/B differences vanilla vs patched: 3 in 1 configurations, 0 unlisted'
+# one differences line for three tests: its reason once, after the last
+ab_is truncated <<'EOF'
+A/B differences vanilla vs patched: 3 in 1 configurations, 0 unlisted
+  qemu-passthrough.client.none:
+    acl9p_roundtrip.acl.five   vanilla=fail patched=pass
+    acl9p_roundtrip.acl.four   vanilla=fail patched=pass
+    acl9p_roundtrip.acl.three  vanilla=fail patched=pass
+      listed: W/truncated/expected/differences:2
+        vanilla guest stops in three
+EOF
 hasnt truncated '.boot'
 last truncated '9 passed, 3 failed, 0 skipped'
 
@@ -127,8 +147,12 @@ hasnt rigmarks 'acl9p_crash.(binary)'
 reason rigmarks 'acl9p_exit.(binary)' "$full" 'binary failed (exit status) with no failing test'
 file_has rigmarks "$d/results/junit.xml" "classname=\"$full\" name=\"acl9p_tools.(binary)\">"
 file_has rigmarks "$d/results/junit.xml" '<skipped message="binary exited with KSFT_SKIP"/>'
-has rigmarks "FAIL   hostcheck.host.acl9p_crash.crash.first/f.system.posix_acl_access  [$full]"
-has rigmarks '| # host system.posix_acl_access of acl9p_crash.crash.first/f holds 02000000 (expected absent)'
+# the test name cut so that the line fits 100 columns (the full one in
+# summary.md); the diagnostic wrapped at a blank, the rest on a "|   " line
+has rigmarks "FAIL   hostcheck.host.acl9p_crash.crash.first/f.system...  [$full]"
+file_has rigmarks "$d/results/summary.md" "\`hostcheck.host.acl9p_crash.crash.first/f.system.posix_acl_access\` in \`$full\`"
+has rigmarks '| # host system.posix_acl_access of acl9p_crash.crash.first/f holds 02000000 (expected'
+has_re rigmarks '^         \|   absent\)$'
 reason rigmarks acl9p_crash.crash.segv "$died" 'no result (guest stopped)'
 has rigmarks '| # crash.c:10:segv:about to take the guest down'
 reason rigmarks 'acl9p_exit.(binary)' "$died" 'no result (guest stopped before this binary)'
@@ -163,7 +187,10 @@ want_rc splat 1
 has splat 'BOOT   custom.diod.user.none.boot'
 has splat 'reason: kernel splat (oops/BUG/WARNING) on console: WARNING at fs/9p/acl.c:42'
 has splat 'reason: timeout: guest did not finish in 300s'
-has_re splat '^custom\.diod\.user\.loose +1 +0 +0 +1 +0 +7\.0 +boot \(expected\): guest exit=3 with no failing test'
+# the notes column cut to fit 100 columns, the full text in summary.md
+has_re splat '^custom\.diod\.user\.loose +1 +0 +0 +1 +0 +7\.0 +boot \(expected\): guest exit=3 wit\.\.\.$'
+has splat "(notes cut to fit; $d/results/summary.md has them in full)"
+file_has splat "$d/results/summary.md" '| 7.0 | boot (expected): guest exit=3 with no failing test |'
 hasnt splat 'BOOT   custom.diod.user.loose.boot'
 has splat 'console: build/results/custom.diod.user.none/console.log'
 has splat 'expected failures: 1 '
@@ -184,22 +211,77 @@ last splat-empty5 '3 passed, 4 failed, 0 skipped'
 # --- A/B: unlisted difference fails, listed one does not
 d=$(fixture diff-unlisted); run diff-unlisted "$d"
 want_rc diff-unlisted 1
-has_re diff-unlisted 'qemu-passthrough\.user\.loose +acl9p_roundtrip\.acl\.fixed_by_patch +fail +pass +UNLISTED'
+ab_is diff-unlisted <<'EOF'
+A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted
+  qemu-passthrough.user.loose:
+    acl9p_roundtrip.acl.fixed_by_patch  vanilla=fail patched=pass
+      NOT LISTED in W/diff-unlisted/expected/differences: counts as a failure
+EOF
 last diff-unlisted '3 passed, 1 failed, 0 skipped'
 file_has diff-unlisted "$d/results/junit.xml" '<failure message="vanilla fail, patched pass"/>'
 # the same with a four-part configuration (cells kernel.server.access.cache.opts)
 d=$(fixture diff-unlisted)
 for c in "$d"/results/*; do mv "$c" "$c.msize8192"; done
 run diff-5part "$d"
-has_re diff-5part 'qemu-passthrough\.user\.loose\.msize8192 +acl9p_roundtrip\.acl\.fixed_by_patch +fail +pass +UNLISTED'
+ab_is diff-5part <<'EOF'
+A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted
+  qemu-passthrough.user.loose.msize8192:
+    acl9p_roundtrip.acl.fixed_by_patch  vanilla=fail patched=pass
+      NOT LISTED in W/diff-unlisted/expected/differences: counts as a failure
+EOF
 has diff-5part 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
 last diff-5part '3 passed, 1 failed, 0 skipped'
 d=$(fixture diff-listed); run diff-listed "$d"
 want_rc diff-listed 0
-has diff-listed 'differences:2): this is the fix'
+ab_is diff-listed <<'EOF'
+A/B differences vanilla vs patched: 1 in 1 configurations, 0 unlisted
+  qemu-passthrough.user.loose:
+    acl9p_roundtrip.acl.fixed_by_patch  vanilla=fail patched=pass
+      listed: W/diff-listed/expected/differences:2
+        this is the fix
+EOF
 has diff-listed 'expected failures: 1 '
 has diff-listed 'differences:4: diod.*.* acl9p_roundtrip.acl.never_ran'
 last diff-listed '3 passed, 0 failed, 0 skipped'
+
+# --- A/B grouping: per configuration the unlisted first, then one group
+#     per differences line (its reason once, after the last of its tests,
+#     wrapped to 100 columns), interleaved tests regrouped (the fifo line
+#     comes first in the file), a long name cut to the column
+d=$(fixture diff-grouped); run diff-grouped "$d"
+want_rc diff-grouped 1
+ab_is diff-grouped <<'EOF'
+A/B differences vanilla vs patched: 8 in 2 configurations, 2 unlisted
+  diod.user.none:
+    acl9p_absence.absence.new_in_patched  vanilla=absent patched=pass
+      listed: W/diff-grouped/expected/differences:5
+        the patched kernel's acl9p_absence has this test, the vanilla one does not
+    acl9p_roundtrip.acl.fixed_by_patch    vanilla=fail patched=pass
+      listed: W/diff-grouped/expected/differences:6
+        diod passes the ACL through once the patch is in
+  qemu-passthrough.client.none:
+    acl9p_roundtrip.acl.fixed_by_patch                                   vanilla=fail patched=pass
+    acl9p_roundtrip.acl.mask_recalc                                      vanilla=pass patched=skip
+      NOT LISTED in W/diff-grouped/expected/differences: each counts as a failure
+    acl9p_absence.absence.new_in_patched                                 vanilla=absent patched=pass
+      listed: W/diff-grouped/expected/differences:5
+        the patched kernel's acl9p_absence has this test, the vanilla one does not
+    acl9p_absence.absence.set_default_acl_on_a_directory_below_a_bin...  vanilla=fail patched=pass
+    acl9p_absence.absence.set_default_acl_on_regular_file                vanilla=fail patched=pass
+      listed: W/diff-grouped/expected/differences:4
+        patched: set_posix_acl() answers EACCES before 9p is asked; vanilla: v9fs_xattr_set_acl
+        answers EINVAL
+    acl9p_absence.absence.set_default_acl_on_fifo                        vanilla=fail patched=pass
+      listed: W/diff-grouped/expected/differences:3
+        vanilla: v9fs answers EOPNOTSUPP for a fifo
+EOF
+# a failure's reason and diagnostics wrapped, a diagnostic at most 3 lines
+has diff-grouped 'reason: getxattr(2) of system.posix_acl_access answered ENODATA right after setfacl(1) set'
+has_re diff-grouped '^                 an access ACL on the same file$'
+has_re diff-grouped '^         \|   setfacl -m u:1000:rwx,g::r-x,m::rwx,o::--- on a file created under a directory whose\.\.\.$'
+file_has diff-grouped "$d/results/summary.md" 'the server was asked to drop at mount time'
+file_has diff-grouped "$d/results/summary.md" '| `qemu-passthrough.client.none` | `acl9p_absence.absence.set_default_acl_on_a_directory_below_a_bind_mount_of_the_export_root` | fail | pass | expected: patched: set_posix_acl() answers EACCES before 9p is asked; vanilla: v9fs_xattr_set_acl answers EINVAL |'
+last diff-grouped '18 passed, 4 failed, 1 skipped'
 
 # --- paths below the cwd print relative to it, however they were given
 d=$(fixture diff-listed)
@@ -207,13 +289,14 @@ set +e
 (cd "$work" && "$bin" --results "$d/results/" --expected "$d/expected/") >"$work/relpaths.out" 2>&1
 set -e
 out=$work/relpaths.out
-has relpaths 'expected (diff-listed/expected/differences:2): this is the fix'
+has relpaths '      listed: diff-listed/expected/differences:2'
 has relpaths 'diff-listed/expected/differences:4: diod.*.* acl9p_roundtrip.acl.never_ran'
 has relpaths 'expected failures: 1 (diff-listed/expected)'
 hasnt relpaths "$work"
 file_has relpaths "$d/results/summary.md" 'lists in `diff-listed/expected`'
 if grep -qF "$work" "$d/results/summary.md"; then bad "relpaths: summary.md has an absolute path"
 else ok "relpaths: summary.md has no absolute path"; fi
+fits relpaths "$out"
 d=$(fixture splat)
 sed -i "s|^console=|console=$d/|" "$d/results/custom.diod.user.none/status"
 set +e
@@ -290,10 +373,13 @@ hasnt garbage '.boot'
 last garbage '6 passed, 4 failed, 0 skipped'
 xml_ok garbage "$d/results/junit.xml"
 
+# --- every run's stdout fits 100 columns (a maintainer mails it)
+for o in "$work"/*.out; do fits "$(basename "$o" .out)" "$o"; done
+
 # --- valgrind: no leaks, no invalid accesses (every code path the fixtures reach,
 #     the format-error exit included)
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
-	for n in garbage truncated rigmarks ktap-errors splat diff-listed format-error; do
+	for n in garbage truncated rigmarks ktap-errors splat diff-listed diff-grouped format-error; do
 		d=$work/$n
 		# valgrind's own report goes to vg.log, the tool's stderr is
 		# irrelevant here (format-error prints its message on purpose)
