@@ -423,6 +423,8 @@ int main(void)
 	    strcmp(mode, "shell"))
 		fail("unknown ACL9P_MODE '%s'", mode);
 	setup_env();
+	/* what the concurrency tests had to race on */
+	say("%ld CPUs online", sysconf(_SC_NPROCESSORS_ONLN));
 	umask(022);
 	mkdir("/mnt", 0755);
 	mount_9p(must_env("ACL9P_SRC"), SHARE, must_env("ACL9P_OPTS"));

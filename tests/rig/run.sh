@@ -7,6 +7,7 @@
 #     the cell (timeout=1 in its status), instead of waiting for it;
 #   - boot.sh fails a cell whose guest cannot mount the share;
 #   - boot.sh fails a cell whose console shows a splat, tests or not;
+#   - the guest kernel brings up every CPU QEMU gives it;
 #   - the guest kernel ends a hung test at its harness timeout;
 #   - the kernel's kunit_parser.py reads the guest's nested KTAP without
 #     an error, and reports one for a nameless "ok N # SKIP";
@@ -73,6 +74,16 @@ if [ -r "$kernel" ]; then
 		ok "a splat in the console fails the cell"
 	else
 		bad "splat not reported"; cat "$tmp/splat/status" 2>/dev/null || true
+	fi
+
+	# QEMU's -smp must reach the guest, or the concurrency tests race
+	# on one CPU (a kernel without SMP, or without ACPI: SeaBIOS' MP
+	# table names the boot CPU only).
+	want=${ACL9P_SMP:-2}
+	if grep -q "acl9p-init: $want CPUs online" "$tmp/splat/console.log" 2>/dev/null; then
+		ok "the guest runs on the $want CPUs QEMU gives it"
+	else
+		bad "the guest does not run on $want CPUs: $(grep -a 'CPUs online' "$tmp/splat/console.log" 2>/dev/null)"
 	fi
 
 	# The harness' per-test timeout (alarm) must work in the guest
