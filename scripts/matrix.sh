@@ -83,6 +83,10 @@ _matrix_set_lines() {
 			done
 			pick[$axis]=${vals//,/ }
 		done
+		for axis in "${M_AXES[@]}"; do
+			[ "${pick[$axis]}" != - ] || _matrix_has "$axis" - ||
+				die "matrix: set $set: a line names no $axis (it has no value '-')"
+		done
 		_matrix_product "" 0
 	done <<<"${M_SET[$set]};"
 }

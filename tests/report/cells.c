@@ -1,3 +1,5 @@
+/* FNM_EXTMATCH, a GNU extension of fnmatch(3) */
+#define _GNU_SOURCE
 #include "cells.h"
 #include "util.h"
 
@@ -331,7 +333,7 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 	for (size_t i = 0; i < xl->n; i++) {
 		struct expect_entry *e = &xl->v[i];
 		if (!strcmp(e->test_glob, "boot") &&
-		    fnmatch(e->cell_glob, c->name, 0) == 0) {
+		    fnmatch(e->cell_glob, c->name, FNM_EXTMATCH) == 0) {
 			e->used++;
 			c->boot_entry = e;
 			break;

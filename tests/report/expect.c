@@ -1,3 +1,5 @@
+/* FNM_EXTMATCH, a GNU extension of fnmatch(3) */
+#define _GNU_SOURCE
 #include "expect.h"
 #include "util.h"
 
@@ -142,8 +144,12 @@ const struct expect_entry *expect_match(struct expect_list *l,
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct expect_entry *e = &l->v[i];
-		if (fnmatch(e->cell_glob, cell, 0) == 0 &&
-		    fnmatch(e->test_glob, test, 0) == 0) {
+		/*
+		 * FNM_EXTMATCH: "@(user|any|uid0)" names the access modes
+		 * that share one mechanism in one entry, not one per mode.
+		 */
+		if (fnmatch(e->cell_glob, cell, FNM_EXTMATCH) == 0 &&
+		    fnmatch(e->test_glob, test, FNM_EXTMATCH) == 0) {
 			e->used++;
 			return e;
 		}
