@@ -1,6 +1,7 @@
 #!/bin/bash
 # For each cell of the "demo" set of tests/matrix.conf: boot the guest
-# (patched kernel when the series is there, else vanilla), let it set
+# (patched kernel when the series is there, else vanilla; built here
+# when missing or stale), let it set
 # ACLs on the share (guest/demo.sh) and print, side by side, getfacl as
 # the guest saw it and as the host sees the export.  A server that keeps
 # the ACL under a prefix (SERVER_XATTR_PREFIX, e.g. user.virtfs. for
@@ -10,6 +11,7 @@ set -eu
 . "$ACL9P_TOP/scripts/matrix.sh"
 
 pick_kernel
+[ -n "${KERNEL:-}" ] || "$ACL9P_TOP/scripts/kernel-build.sh" "$label"
 
 host_view() {
 	local prefix=$1 path=$2 name hex scratch
@@ -57,3 +59,5 @@ for cell in $(matrix_cells demo "$label" | sort -s -t. -k3,3); do
 			<(host_view "$prefix" "$export_dir/$f")
 	done
 done
+echo
+echo "demo: the whole matrix, patched against vanilla: make check"
