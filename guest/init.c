@@ -231,8 +231,9 @@ static long ms_since(const struct timespec *t0)
 }
 
 /*
- * Copy what the child wrote to out, each line indented by four spaces
- * (a KTAP subtest).  *bol tracks whether the next byte starts a line.
+ * Copy what the child wrote to out; with bol, each line indented by four
+ * spaces (a KTAP subtest), *bol telling whether the next byte starts a
+ * line.  Without it (the demo), as it is.
  */
 static void copy_indented(int in, int out, bool *bol)
 {
@@ -240,6 +241,10 @@ static void copy_indented(int in, int out, bool *bol)
 	ssize_t n, i, from;
 
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (!bol) {
+			write(out, buf, (size_t)n);
+			continue;
+		}
 		for (i = 0, from = 0; i < n; i++) {
 			if (*bol) {
 				dprintf(out, "    ");
@@ -293,10 +298,7 @@ static int run_limited(char *const argv[], int out, bool indent, int limit)
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
 
 		poll(&pfd, 1, 20);
-		if (indent)
-			copy_indented(p[0], out, &bol);
-		else
-			copy_indented(p[0], out, &(bool){ false });
+		copy_indented(p[0], out, indent ? &bol : NULL);
 		/*
 		 * Not EOF: a grandchild may hold the pipe open after the
 		 * binary has ended.
@@ -311,9 +313,8 @@ static int run_limited(char *const argv[], int out, bool indent, int limit)
 			break;
 		}
 	}
-	if (indent)
-		copy_indented(p[0], out, &bol);
-	if (!bol)
+	copy_indented(p[0], out, indent ? &bol : NULL);
+	if (indent && !bol)
 		dprintf(out, "\n");
 	close(p[0]);
 	return status;
