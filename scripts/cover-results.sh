@@ -14,12 +14,14 @@ series_log=$ACL9P_BUILD/logs/series-summary.log
 [ -f "$summary" ] || die "cover-results: $summary missing (run: make check)"
 grep -q '^Results$' "$cover" || die "cover-results: no Results section in the cover letter"
 # A partial run (make check CELL=... or TESTS=...) would read as the
-# series' result: ask for the whole matrix, both kernels.
-want=$(matrix_cells default vanilla patched | wc -l)
+# series' result: ask for the whole set (MATRIX, as make check took it),
+# both kernels.
+set_name=${MATRIX:-default}
+want=$(matrix_cells "$set_name" vanilla patched | wc -l)
 cells=$(awk -F'|' '/^## / { m = ($0 == "## Matrix") } m && /^\| `(vanilla|patched)\./' "$summary" | wc -l)
-[ "$cells" -eq "$want" ] || die "cover-results: $summary has $cells vanilla/patched cells, not the $want of the default set (run a full make check)"
+[ "$cells" -eq "$want" ] || die "cover-results: $summary has $cells vanilla/patched cells, not the $want of set $set_name (run a full make check MATRIX=$set_name)"
 nbin=$(ls "$ACL9P_TOP"/tests/*.c | wc -l)
-for cell in $(matrix_cells default vanilla patched); do
+for cell in $(matrix_cells "$set_name" vanilla patched); do
 	k=$ACL9P_BUILD/results/$cell/ktap.txt
 	n=$(grep -c '^# selftests: acl9p: acl9p_' "$k" 2>/dev/null || true)
 	[ "$n" -eq "$nbin" ] ||
@@ -28,7 +30,7 @@ done
 ntests=$(cat "$ACL9P_TOP"/tests/*.c | grep -cE '^TEST(_F)?(_TIMEOUT)?\(')
 
 table() {
-	echo "make check, $(date -u -r "$summary" '+%Y-%m-%d %H:%M UTC'): pass/fail/xfail"
+	echo "make check MATRIX=$set_name, $(date -u -r "$summary" '+%Y-%m-%d %H:%M UTC'): pass/fail/xfail"
 	echo "per cell ($ntests guest tests, plus host checks of the stored bytes);"
 	echo "fail counts unexpected results only."
 	echo
