@@ -34,7 +34,7 @@ table() {
 	echo "per cell ($ntests guest tests, plus host checks of the stored bytes);"
 	echo "fail counts unexpected results only."
 	echo
-	printf '  %-32s %-15s %-15s\n' "server.access.cache" vanilla patched
+	printf '  %-40s %-15s %-15s\n' "server.access.cache" vanilla patched
 	# | `vanilla.diod.client.loose` | 295 | 0 | 0 | 24 | 0 | 41.8 | |
 	# Only the "## Matrix" table: later sections name cells too.
 	awk -F'|' '/^## / { m = ($0 == "## Matrix") }
@@ -43,7 +43,7 @@ table() {
 		c = $2; sub(/^[^.]*\./, "", c)
 		v[c, k] = ($3 + 0) "/" ($4 + 0) "/" ($6 + 0); seen[c] = 1
 	} END {
-		for (c in seen) printf "  %-32s %-15s %-15s\n", c, v[c, "vanilla"], v[c, "patched"]
+		for (c in seen) printf "  %-40s %-15s %-15s\n", c, v[c, "vanilla"], v[c, "patched"]
 	}' "$summary" | sort
 	echo
 	sed -n 's/^\*\*\(.*\)\*\*.*/  totals: \1/p' "$summary" | head -n 1
