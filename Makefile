@@ -16,7 +16,8 @@
 # as "custom"), CELL=glob (cells of the set to run, e.g.
 # CELL='*.diod.user.*'; make shell: one cell name), TESTS=glob (test
 # binaries to run, without the acl9p_ prefix, e.g. TESTS=hostchange),
-# JOBS (cells in parallel, default 2).
+# JOBS (cells in parallel, default 2), RACE_MS (how long a race test
+# searches when nothing bites, default 1000; it stops at the first error).
 
 SHELL := /bin/bash
 B := $(CURDIR)/build
@@ -28,7 +29,8 @@ MATRIX ?= default
 CELL ?=
 TESTS ?=
 JOBS ?= 2
-export MATRIX KERNEL CELL TESTS JOBS
+RACE_MS ?=
+export MATRIX KERNEL CELL TESTS JOBS RACE_MS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
 	tools check-series bite cover-results clean distclean

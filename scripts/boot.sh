@@ -13,7 +13,9 @@
 #                       environment, e.g. --set ACL9P_TESTS_DIR=/tests/rig
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
-# prefix (e.g. TESTS=hostchange): run only those.  ACL9P_REQUIRE_ACL=1|0:
+# prefix (e.g. TESTS=hostchange): run only those.  RACE_MS: how long
+# the race tests race when nothing bites (default 1000; they stop at the
+# first error).  ACL9P_REQUIRE_ACL=1|0:
 # whether the kernel must support 9p POSIX ACLs (default: 1, except
 # "auto" for a kernel labelled custom: the guest probes the mount).
 #
@@ -90,6 +92,7 @@ guest_env=(
 )
 [ "$require_acl" != auto ] || guest_env+=(ACL9P_PROBE_OPTS="$probe_mount,$trans")
 [ -z "${TESTS:-}" ] || guest_env+=(ACL9P_TESTS="$TESTS")
+[ -z "${RACE_MS:-}" ] || guest_env+=(ACL9P_RACE_MS="$RACE_MS")
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
 
 # Host control channel (tests/host/hostctl.c): a third serial port on a

@@ -102,6 +102,11 @@ const char *a9_local(void);		/* ACL9P_LOCAL, default /mnt/local */
  */
 bool a9_acl_required(void);
 const char *a9_binary(void);		/* e.g. "acl9p_roundtrip" */
+/*
+ * ACL9P_RACE_MS, default 1000: how long a race test's workers race when
+ * nothing goes wrong (they stop at the first error).
+ */
+int a9_race_ms(void);
 
 /* build "<dir>/<name>" into buf (PATH_MAX bytes); returns buf */
 char *a9_path(char *buf, const char *dir, const char *name);

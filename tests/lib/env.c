@@ -39,6 +39,13 @@ bool a9_acl_required(void)
 	return strcmp(a9_env("ACL9P_REQUIRE_ACL", "0"), "1") == 0;
 }
 
+int a9_race_ms(void)
+{
+	int ms = atoi(a9_env("ACL9P_RACE_MS", "1000"));
+
+	return ms > 0 ? ms : 1000;
+}
+
 void a9_drop_caches(void)
 {
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
