@@ -72,6 +72,7 @@ guest: tools
 		cc $(CFLAGS_HOST) -static -isystem $(KSFT_DIR) \
 			-o $(B)/tests/rig/acl9p_rig_$${n%.c} $$t || exit 1; \
 	done
+	@scripts/acl-tools.sh || true
 	@guest/initramfs.sh $(B)/guest/initramfs.cpio.gz $(B)/guest/init \
 		$(B)/tests $(B)/guest/gen_init_cpio
 

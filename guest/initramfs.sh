@@ -4,7 +4,8 @@
 #
 # usage: initramfs.sh OUT.cpio.gz INIT TESTS_DIR GEN_INIT_CPIO
 # Contents: /init (static C), busybox (static) for the shell and the
-# demo, getfacl/setfacl with the libraries they link, the test binaries.
+# demo, getfacl/setfacl (static, or with the libraries they link), the
+# test binaries.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -28,16 +29,23 @@ busybox=/bin/busybox
 	echo "file /etc/passwd $ACL9P_TOP/guest/passwd 0644 0 0"
 	echo "file /etc/group $ACL9P_TOP/guest/group 0644 0 0"
 	echo "file /etc/profile $ACL9P_TOP/guest/profile 0644 0 0"
-	# Debian's getfacl/setfacl are dynamic: bring the loader and libraries.
-	libs=$(for b in /usr/bin/getfacl /usr/bin/setfacl; do
-		ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
-	done | sort -u)
-	for l in $libs; do
-		r=$(readlink -f "$l")
-		echo "file $l $r 0755 0 0"
-	done
-	echo "file /bin/getfacl /usr/bin/getfacl 0755 0 0"
-	echo "file /bin/setfacl /usr/bin/setfacl 0755 0 0"
+	# getfacl/setfacl: the static build of scripts/acl-tools.sh when
+	# there is one (a dynamic start costs ~50 ms on TCG), else Debian's
+	# dynamic binaries with the loader and the libraries they link.
+	if [ -x "$ACL9P_BUILD/acl/getfacl" ] && [ -x "$ACL9P_BUILD/acl/setfacl" ]; then
+		echo "file /bin/getfacl $ACL9P_BUILD/acl/getfacl 0755 0 0"
+		echo "file /bin/setfacl $ACL9P_BUILD/acl/setfacl 0755 0 0"
+	else
+		libs=$(for b in /usr/bin/getfacl /usr/bin/setfacl; do
+			ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
+		done | sort -u)
+		for l in $libs; do
+			r=$(readlink -f "$l")
+			echo "file $l $r 0755 0 0"
+		done
+		echo "file /bin/getfacl /usr/bin/getfacl 0755 0 0"
+		echo "file /bin/setfacl /usr/bin/setfacl 0755 0 0"
+	fi
 	for t in "$tests"/acl9p_*; do
 		[ -x "$t" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"

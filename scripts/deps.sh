@@ -9,6 +9,16 @@ pkgs="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
 libcap-ng-dev busybox-static xz-utils git python3"
 
+# scripts/acl-tools.sh builds the guest's static getfacl/setfacl from
+# "apt-get source acl", which needs a deb-src line.  Add one for the
+# host's release when apt knows no source of acl.
+need_src=
+# Not as a user: initramfs.sh falls back to the dynamic tools.
+if [ "$(id -u)" -eq 0 ] && command -v apt-cache >/dev/null &&
+	[ -z "$(apt-cache showsrc acl 2>/dev/null | head -n 1)" ]; then
+	need_src=1
+fi
+
 missing=
 for p in $pkgs; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
@@ -17,15 +27,26 @@ for p in $pkgs; do
 		missing="$missing $p"
 	fi
 done
-[ -n "$missing" ] || exit 0
+[ -n "$missing$need_src" ] || exit 0
 
 [ "$(id -u)" -eq 0 ] || die "deps: need root to install:$missing"
 command -v apt-get >/dev/null || die "deps: no apt-get; install by hand:$missing"
 
 log=$ACL9P_BUILD/logs/apt.log
 mkdir -p "${log%/*}"
-echo "deps: installing:$missing (log: $log)"
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$need_src" ]; then
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	list=/etc/apt/sources.list.d/acl9p-src.sources
+	if [ -n "$codename" ] && [ ! -e "$list" ]; then
+		echo "deps: adding $list (deb-src $codename main, for apt-get source acl)"
+		printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
+			"Suites: $codename" "Components: main" \
+			"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$list"
+	fi
+	[ -n "$missing" ] || { apt-get update -q >"$log" 2>&1 || true; exit 0; }
+fi
+echo "deps: installing:$missing (log: $log)"
 # Recommends would drag in the QEMU GUI and GTK: minutes of CI for nothing.
 if ! { apt-get update -q && apt-get install -y -q --no-install-recommends $missing; } >"$log" 2>&1; then
 	tail -n 5 "$log" >&2

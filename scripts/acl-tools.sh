@@ -1,0 +1,61 @@
+#!/bin/bash
+# Build the guest's getfacl and setfacl as static binaries from the
+# source of the Debian acl package that is installed on the host, into
+# build/acl/{getfacl,setfacl}.
+#
+# Why: the guest runs on TCG, where starting a dynamic executable (the
+# loader mapping and relocating libacl and libc) costs about 50 ms, and
+# acl9p_tools starts some 140 of them: 7-8 s of a 25 s cell.  A static
+# binary starts in a few ms.  It is the same program: Debian's source
+# of the installed version with its patches applied, linked with the
+# installed libacl.a of the same version.  Only the library's build
+# system is skipped (it wants automake once Debian's patches touch
+# it); the tools are a handful of C files.
+#
+# When the source cannot be had (no deb-src reachable), say so in one
+# line and exit 1: initramfs.sh then packs the dynamic /usr/bin tools.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+out=$ACL9P_BUILD/acl
+log=$ACL9P_BUILD/logs/acl-tools.log
+ver=$(dpkg-query -W -f='${Version}' acl 2>/dev/null) ||
+	die "acl-tools: the acl package is not installed (run: make deps)"
+stamp="acl $ver $(sha1sum "$0" | cut -d' ' -f1)"
+if [ -x "$out/getfacl" ] && [ -x "$out/setfacl" ] &&
+	[ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then
+	exit 0
+fi
+mkdir -p "$out" "${log%/*}"
+rm -rf "$out/src"
+mkdir -p "$out/src"
+
+# apt-get source applies Debian's patches; deps.sh adds the deb-src line.
+if ! (cd "$out/src" && apt-get source -q "acl=$ver") >"$log" 2>&1; then
+	echo "acl-tools: no source of acl $ver (apt-get source, see ${log#$ACL9P_TOP/}): the guest gets the dynamic /usr/bin tools" >&2
+	exit 1
+fi
+src=$(find "$out/src" -mindepth 1 -maxdepth 1 -type d -name 'acl*' | head -n 1)
+[ -f "$src/tools/getfacl.c" ] || die "acl-tools: no tools/getfacl.c in $src"
+
+# config.h comes from configure; nothing else of the build is used.
+(cd "$src" && ./configure -q --disable-shared --disable-nls) >>"$log" 2>&1 ||
+	die "acl-tools: configure of acl $ver failed; see $log"
+misc=("$src"/libmisc/*.c)
+cflags=(-O2 -static -include "$src/include/config.h" -I"$src/include")
+# -lacl: the installed libacl.a (libacl1-dev), the library of this
+# version.  The linker's warnings about getpwnam() and friends in a
+# static binary stay in the log: glibc 2.36 answers "files" (the guest's
+# /etc/passwd and /etc/group) without loading an NSS module.
+link() {
+	local name=$1
+	shift
+	gcc "${cflags[@]}" -o "$out/$name.tmp" "$@" "${misc[@]}" -lacl \
+		>>"$log" 2>&1 || die "acl-tools: linking $name failed; see $log"
+	mv "$out/$name.tmp" "$out/$name"
+}
+link getfacl "$src/tools/getfacl.c" "$src/tools/user_group.c"
+link setfacl "$src/tools/setfacl.c" "$src/tools/do_set.c" \
+	"$src/tools/sequence.c" "$src/tools/parse.c" "$src/tools/user_group.c"
+echo "$stamp" >"$out/.stamp"
+note "acl-tools: static getfacl and setfacl of acl $ver in build/acl"
