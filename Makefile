@@ -73,7 +73,7 @@ guest: tools
 			-o $(B)/tests/rig/acl9p_rig_$${n%.c} $$t || exit 1; \
 	done
 	@scripts/acl-tools.sh || true
-	@guest/initramfs.sh $(B)/guest/initramfs.cpio.gz $(B)/guest/init \
+	@guest/initramfs.sh $(B)/guest/initramfs.cpio $(B)/guest/init \
 		$(B)/tests $(B)/guest/gen_init_cpio
 
 check: kernels guest

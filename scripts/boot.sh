@@ -6,7 +6,7 @@
 #   --cell NAME         KERNEL.SERVER.ACCESS.CACHE[.OPTS] (tests/matrix.conf);
 #                       its kernel part is only a label
 #   --mode M            check | demo | shell            (default check)
-#   --initrd PATH       initramfs (default build/guest/initramfs.cpio.gz)
+#   --initrd PATH       initramfs (default build/guest/initramfs.cpio)
 #   --out DIR           results dir (default build/results/CELL)
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
 #   --set NAME=VALUE    one more (or another) setting for the guest's
@@ -32,7 +32,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/matrix.sh"
 
-kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio.gz out=
+kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio out=
 timeout=600
 declare -a sets=()
 while [ $# -gt 0 ]; do
@@ -131,7 +131,12 @@ done
 [ ${#guest_env[@]} -le 30 ] || die "boot: ${#guest_env[@]} guest settings, the kernel passes at most 30"
 [ ${#append} -lt 2048 ] || die "boot: kernel command line of ${#append} bytes, x86 keeps 2047"
 
-qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512
+# qboot (QEMU's minimal firmware, in qemu-system-data) hands over to the
+# kernel 0.3 s sooner than SeaBIOS under TCG, with the same ACPI tables.
+bios=()
+qboot=/usr/share/qemu/qboot.rom
+[ ! -r "$qboot" ] || bios=(-bios "$qboot")
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512 "${bios[@]}"
 	-smp "${ACL9P_SMP:-2}" "${accel[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${args[@]}")
