@@ -242,15 +242,12 @@ static void resolve_binaries(struct run *r)
 	free(idx);
 }
 
-static int raw_failed(enum raw_result raw)
-{
-	return raw == RAW_FAIL || raw == RAW_MISSING;
-}
-
 static void classify_test(struct cell *c, struct test *t, struct expect_list *xl)
 {
 	const struct expect_entry *e = NULL;
-	if (t->raw != RAW_SKIP)
+	/* expect_match() counts the entry as used: not for a skip, and not
+	 * for a test that never reported (see below). */
+	if (t->raw != RAW_SKIP && t->raw != RAW_MISSING)
 		e = expect_match(xl, c->name, t->full);
 	t->entry = e;
 	switch (t->raw) {
@@ -265,8 +262,13 @@ static void classify_test(struct cell *c, struct test *t, struct expect_list *xl
 			t->verdict = t->raw == RAW_XPASS ? V_XPASS : V_PASS;
 		break;
 	case RAW_FAIL:
-	case RAW_MISSING:
 		t->verdict = e ? V_XFAIL : V_FAIL;
+		break;
+	case RAW_MISSING:
+		/* A test that never reported did not fail the way its entry
+		 * says: it was killed, or the guest died under it.  No entry
+		 * excuses that. */
+		t->verdict = V_FAIL;
 		break;
 	case RAW_XFAIL:
 		t->verdict = V_XFAIL;
@@ -287,9 +289,6 @@ static void classify_test(struct cell *c, struct test *t, struct expect_list *xl
 static void check_boot(struct cell *c, struct expect_list *xl)
 {
 	struct strbuf sb = { 0 };
-	int any_fail = 0;
-	for (size_t i = 0; i < c->tests.n; i++)
-		any_fail |= raw_failed(c->tests.v[i].raw);
 
 	if (!c->st.present)
 		sb_add(&sb, "no status file; ");
@@ -307,16 +306,15 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 		sb_addf(&sb, "kunit_parser.py: %ld errors%s%s%s; ",
 			c->st.ktap_errors, *c->st.ktap_error ? " (first: " : "",
 			c->st.ktap_error, *c->st.ktap_error ? ")" : "");
-	/* The guest init exits 0 when the job ran, 1 when its setup failed.
-	 * A nonzero exit is explained when the ktap shows failed or missing
-	 * tests (e.g. exit -1 from a guest that died mid-run is reported
-	 * test by test); with every test fine it is a failure of its own. */
-	if (c->st.present && c->st.exit_code != 0 && !any_fail) {
+	/* The guest init exits 0 when the job ran, whatever the tests
+	 * said, and 1 when its setup failed; -1 is a guest that never
+	 * reported (it died, or QEMU did).  Failing tests, listed or not,
+	 * never explain either: the cell fails on its own. */
+	if (c->st.present && c->st.exit_code != 0) {
 		if (c->st.exit_code == -1)
 			sb_add(&sb, "no guest exit code; ");
 		else
-			sb_addf(&sb, "guest exit=%ld with no failing test; ",
-				c->st.exit_code);
+			sb_addf(&sb, "guest exit=%ld; ", c->st.exit_code);
 	}
 	if (sb.len == 0) {
 		free(sb.s);
