@@ -6,7 +6,8 @@
 #   make check   run the test matrix; the last line counts the results
 #   make shell   boot a guest with the share mounted and a shell
 #   make kernel  build the patched kernel (make kernel-vanilla: vanilla)
-#   make guest   build the initramfs (init, tests, getfacl/setfacl)
+#   make guest   build the initramfs (init, tests, getfacl/setfacl) and
+#                build/tests/manifest, the tests every cell must report
 #   make deps    install the Debian packages that are missing
 #   make check-series  bisectability, warnings and checkpatch of the series
 #   make bite    put known bugs into the 9p ACL code, see which tests catch them
@@ -66,6 +67,7 @@ tools: deps
 guest: tools
 	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
+	@scripts/manifest.sh $(B)/tests
 	@mkdir -p $(B)/tests/rig
 	@for t in tests/rig/guest/*.c; do \
 		n=$${t##*/}; \

@@ -6,7 +6,9 @@
 # Environment: MATRIX (the set, default "default"), KERNEL (a bzImage
 # to test as "custom" instead of the rig's kernels), CELL (glob over the
 # set's cell names), JOBS, ACL9P_TIMEOUT (seconds per VM, default 300),
-# TESTS (glob over test binaries, passed on to boot.sh).
+# TESTS (glob over test binaries, passed on to boot.sh and to the
+# report, which fails a test of build/tests/manifest that a cell of the
+# selected binaries did not report).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/matrix.sh"
@@ -51,6 +53,11 @@ fi
 
 [ "$filter" = '*' ] && rm -rf "$results"
 mkdir -p "$results" "$ACL9P_BUILD/logs"
+# What the run asks for, before anything can go wrong with it: the report
+# fails a cell of this list that left no results (--cells), and a test of
+# the build's manifest that a cell did not report (--manifest, --tests).
+printf '%s\n' "${cells[@]}" >"$results/cells.list.tmp"
+mv "$results/cells.list.tmp" "$results/cells.list"
 note "check: set $set_name, ${#cells[@]} cells, $jobs at a time"
 
 run_cell() {
@@ -80,4 +87,6 @@ note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
 "$ACL9P_TOP/tests/rig/kunit-parse.sh" "${cells[@]/#/$results/}"
 
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
-	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter"
+	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter" \
+	--cells "$results/cells.list" --manifest "$ACL9P_BUILD/tests/manifest" \
+	--tests "${TESTS:-}"

@@ -49,6 +49,61 @@ a9_ksft_result_skip(const char *fixture, const char *variant,
 #include "acl9p.h"
 
 /*
+ * "acl9p_x --list": the binary's tests, one a line, in the order
+ * test_harness_run() runs them and named as their KTAP result lines name
+ * them (__run_test: fixture.test, fixture.variant.test).  What a cell
+ * must report has to come from the build, not from what a guest
+ * happened to print: "make guest" runs every binary with --list on the
+ * host to write build/tests/manifest, and acl9p-report fails each test
+ * of it a cell did not report.  Linux 6.1's harness has no list option
+ * (later ones have -l), hence this main().  The binaries are static and
+ * do nothing before main() but register their tests, so the host can
+ * run them.  No other argument changes what main() does.
+ */
+static inline int a9_list_tests(void)
+{
+	struct __fixture_variant_metadata no_variant = { .name = "", };
+	struct __fixture_variant_metadata *v;
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+
+	for (f = __fixture_list; f; f = f->next)
+		for (v = f->variant ?: &no_variant; v; v = v->next)
+			for (t = f->tests; t; t = t->next)
+				printf("%s%s%s.%s\n", f->name,
+				       v->name[0] ? "." : "", v->name, t->name);
+	/* a manifest cut short by a full disk must not pass for one */
+	return fflush(stdout) || ferror(stdout) ? KSFT_FAIL : KSFT_PASS;
+}
+
+/*
+ * The harness' own constructor, kept: __LIST_APPEND orders the lists by
+ * which of it and __constructor_order_first() runs first.  Harnesses
+ * without that order (6.12 on) have no such constructor.
+ */
+#ifdef _CONSTRUCTOR_ORDER_BACKWARD
+#define A9_CONSTRUCTOR_ORDER_LAST					\
+	static void __attribute__((constructor))			\
+	__constructor_order_last(void)					\
+	{								\
+		if (!__constructor_order)				\
+			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
+	}
+#else
+#define A9_CONSTRUCTOR_ORDER_LAST
+#endif
+
+#undef TEST_HARNESS_MAIN
+#define TEST_HARNESS_MAIN						\
+	A9_CONSTRUCTOR_ORDER_LAST					\
+	int main(int argc, char **argv)					\
+	{								\
+		if (argc > 1 && !strcmp(argv[1], "--list"))		\
+			return a9_list_tests();				\
+		return test_harness_run(argc, argv);			\
+	}
+
+/*
  * SKIP from a FIXTURE_SETUP.  The 6.1 harness runs the test body even when
  * the setup SKIPped (it only checks "passed"), so end the test child here
  * with the harness' skip status; newer harnesses handle SKIP in setup.

@@ -73,7 +73,73 @@ static void load_cell(struct cell *c, const char *results, const char *name)
 	free(p);
 }
 
-int run_load(struct run *r, const char *results, const char *filter)
+/* A line of the cells list names a results subdirectory; nothing that
+ * leads out of R. */
+static int cell_name_ok(const char *s)
+{
+	return *s && *s != '.' && !strpbrk(s, "/ \t");
+}
+
+/* Linear: a run has tens of cells, and this runs once per listed one. */
+static int has_cell(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* The cells the run asked for (scripts/check.sh writes them).  One that
+ * left no results directory never ran at all: boot.sh died before it
+ * made one, the job was killed, the scheduler skipped it.  Looking only
+ * at what is there, such a cell would just be absent, and a run with
+ * fewer cells would pass. */
+static int add_asked(struct run *r, const char *results, const char *filter,
+		     const char *path)
+{
+	char *shown = rel_path(path);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "acl9p-report: --cells %s: %s\n", shown,
+			strerror(errno));
+		free(shown);
+		return -1;
+	}
+	char *buf = NULL, *line;
+	size_t cap = 0;
+	int lineno = 0, rc = 0;
+	while ((line = read_clean_line(f, &buf, &cap))) {
+		lineno++;
+		line = trim(line);
+		if (!*line || *line == '#')
+			continue;
+		if (!cell_name_ok(line)) {
+			fprintf(stderr, "acl9p-report: %s:%d: not a cell name\n",
+				shown, lineno);
+			rc = -1;
+			break;
+		}
+		/* --cell-filter: the others were not asked for this time */
+		if ((filter && fnmatch(filter, line, 0) != 0) || has_cell(r, line))
+			continue;
+		/* A directory the scan did not take for a cell is still the
+		 * cell's: it ran, and wrote nothing there. */
+		char *dir = xasprintf("%s/%s", results, line);
+		struct stat sb;
+		int is_dir = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+		free(dir);
+		grow(&r->v, &r->cap, r->n, sizeof(*r->v));
+		load_cell(&r->v[r->n], results, line);
+		r->v[r->n++].never_ran = !is_dir;
+	}
+	free(buf);
+	fclose(f);
+	free(shown);
+	return rc;
+}
+
+int run_load(struct run *r, const char *results, const char *filter,
+	     const char *cells_file)
 {
 	memset(r, 0, sizeof(*r));
 	DIR *d = opendir(results);
@@ -106,6 +172,10 @@ int run_load(struct run *r, const char *results, const char *filter)
 		load_cell(&r->v[r->n++], results, nm);
 	}
 	closedir(d);
+	if (cells_file && add_asked(r, results, filter, cells_file)) {
+		run_free(r);
+		return -1;
+	}
 	/* No cells is never a pass: the rig ran nothing or wrote elsewhere. */
 	if (r->n == 0) {
 		if (seen)
@@ -290,6 +360,15 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 {
 	struct strbuf sb = { 0 };
 
+	/* No entry excuses it: a list says how a cell fails, and this one
+	 * was never tried. */
+	if (c->never_ran) {
+		c->boot_failed = 1;
+		c->boot_reason = xstrdup("cell asked for but no results (never ran)");
+		c->c.fail++;
+		return;
+	}
+
 	if (!c->st.present)
 		sb_add(&sb, "no status file; ");
 	if (!c->has_ktap)
@@ -343,12 +422,201 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 		c->c.fail++;
 }
 
-void run_classify(struct run *r, struct expectations *ex)
+/* A binary that never started has only its number, and when no cell
+ * that ran the same plan knows its name either: a cell that ran as many
+ * binaries as the manifest selects ran those, in the init's order (it
+ * sorts them by name, as the manifest is).  Only when every binary the
+ * cell named agrees with that order. */
+static void manifest_binaries(struct run *r, const struct manifest *m)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct cell *c = &r->v[i];
+		int agree = c->bins.plan > 0 && c->bins.plan == (long)m->nselected;
+		for (size_t j = 0; agree && j < c->bins.n; j++) {
+			const struct binary *b = &c->bins.v[j];
+			const struct manifest_binary *mb =
+				manifest_selected(m, b->number);
+			agree = b->unnamed || (mb && !strcmp(mb->name, b->name));
+		}
+		if (!agree)
+			continue;
+		for (size_t j = 0; j < c->bins.n; j++) {
+			struct binary *b = &c->bins.v[j];
+			const struct manifest_binary *mb =
+				b->unnamed ? manifest_selected(m, b->number) : NULL;
+			if (mb) {
+				free(b->name);
+				b->name = xstrdup(mb->name);
+				b->unnamed = 0;
+			}
+		}
+		for (size_t j = 0; j < c->nguest; j++) {
+			struct test *t = &c->tests.v[j];
+			const struct manifest_binary *mb = t->binary[0] == '#'
+				? manifest_selected(m, strtol(t->binary + 1, NULL, 10))
+				: NULL;
+			if (mb)
+				test_set_binary(t, mb->name);
+		}
+	}
+}
+
+/* A cell's guest tests by (binary, name), for lookups. */
+static int cmp_bin_name(const void *a, const void *b)
+{
+	const struct test *x = *(const struct test *const *)a;
+	const struct test *y = *(const struct test *const *)b;
+	int c = strcmp(x->binary, y->binary);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static const struct test **guest_index(const struct cell *c)
+{
+	const struct test **v = xcalloc(c->nguest + 1, sizeof(*v));
+	for (size_t i = 0; i < c->nguest; i++)
+		v[i] = &c->tests.v[i];
+	if (c->nguest)
+		qsort(v, c->nguest, sizeof(*v), cmp_bin_name);
+	return v;
+}
+
+static int indexed(const struct test **idx, size_t n, const char *binary,
+		   const char *name)
+{
+	struct test key = { .binary = (char *)binary, .name = (char *)name };
+	const struct test *kp = &key;
+	return n && bsearch(&kp, idx, n, sizeof(*idx), cmp_bin_name) != NULL;
+}
+
+/* Index of the first test of binary in idx (n if none). */
+static size_t first_of(const struct test **idx, size_t n, const char *binary)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(idx[mid]->binary, binary) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A test the output never named (B.#N, and no other cell knew it) is
+ * the manifest's N-th test of B: the harness numbers its tests in the
+ * order it runs them.  Not when the cell reported that name already:
+ * then the binary it ran is not the manifest's build. */
+static void manifest_names(struct cell *c, const struct manifest *m)
+{
+	const struct test **idx = guest_index(c);
+	struct test **todo = xcalloc(c->nguest + 1, sizeof(*todo));
+	const char **names = xcalloc(c->nguest + 1, sizeof(*names));
+	size_t k = 0;
+	for (size_t i = 0; i < c->nguest; i++) {
+		struct test *t = &c->tests.v[i];
+		const struct manifest_binary *b =
+			t->unnamed && t->number > 0 ? manifest_binary(m, t->binary)
+						    : NULL;
+		if (!b || (size_t)t->number > b->n ||
+		    indexed(idx, c->nguest, t->binary, b->tests[t->number - 1]))
+			continue;
+		todo[k] = t;
+		names[k++] = b->tests[t->number - 1];
+	}
+	free(idx);
+	/* renamed only now: idx was sorted by the old names */
+	for (size_t j = 0; j < k; j++) {
+		test_set_name(todo[j], names[j]);
+		todo[j]->unnamed = 0;
+	}
+	free(todo);
+	free(names);
+}
+
+/* The tests of add go after the cell's guest tests, before its host
+ * checks. */
+static void add_guest_tests(struct cell *c, struct test_list *add)
+{
+	if (add->n) {
+		struct test_list *l = &c->tests;
+		grow(&l->v, &l->cap, l->n + add->n - 1, sizeof(*l->v));
+		memmove(&l->v[c->nguest + add->n], &l->v[c->nguest],
+			(l->n - c->nguest) * sizeof(*l->v));
+		memcpy(&l->v[c->nguest], add->v, add->n * sizeof(*l->v));
+		l->n += add->n;
+		c->nguest += add->n;
+	}
+	free(add->v);
+}
+
+/* What the build says the cell had to report against what it did: a
+ * test of a selected binary that is not among the cell's results fails
+ * (RAW_MISSING, so no list excuses it: it did not fail the way an
+ * entry says, it did not run); a binary the cell has no trace of fails
+ * once.  Tests the manifest does not know are only counted. */
+static void apply_manifest(struct run *r, struct cell *c,
+			   const struct manifest *m)
+{
+	/* No result at all is the cell's boot failure, once. */
+	if (c->never_ran || c->nguest == 0)
+		return;
+	manifest_names(c, m);
+	for (size_t i = 0; i < c->nguest; i++) {
+		const struct test *t = &c->tests.v[i];
+		if (t->unnamed || t->binary[0] == '#' || !strcmp(t->name, "(binary)"))
+			continue;
+		const struct manifest_binary *b = manifest_binary(m, t->binary);
+		if (b && manifest_has(b, t->name))
+			continue;
+		if (!r->unlisted++)
+			r->unlisted_first = xasprintf("%s [%s]", t->full, c->name);
+	}
+
+	const struct test **idx = guest_index(c);
+	size_t n = c->nguest;
+	struct test_list add = { 0 };
+	char *why = xasprintf("not reported (in the build's manifest, %s)", m->path);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct manifest_binary *b = &m->v[i];
+		if (!b->selected)
+			continue;
+		size_t lo = first_of(idx, n, b->name), hi = lo, tests = 0;
+		for (; hi < n && !strcmp(idx[hi]->binary, b->name); hi++)
+			tests += strcmp(idx[hi]->name, "(binary)") != 0;
+		if (lo == hi) {
+			char *w = xasprintf("not reported: never ran in this cell "
+					    "(%zu tests in the build's manifest, %s)",
+					    b->n, m->path);
+			test_list_add(&add, b->name, "(binary)", 0, RAW_MISSING, w);
+			free(w);
+			continue;
+		}
+		/* Only "(binary)": it never started, printed no TAP or
+		 * skipped as a whole, and that one result stands for its
+		 * tests. */
+		if (!tests)
+			continue;
+		for (size_t j = 0; j < b->n; j++)
+			if (!indexed(idx + lo, hi - lo, b->name, b->tests[j]))
+				test_list_add(&add, b->name, b->tests[j], (long)j + 1,
+					      RAW_MISSING, why);
+	}
+	free(why);
+	free(idx);
+	add_guest_tests(c, &add);
+}
+
+void run_classify(struct run *r, struct expectations *ex,
+		  const struct manifest *m)
 {
 	resolve_binaries(r); /* first: test names are looked up per binary */
+	if (m)
+		manifest_binaries(r, m);
 	resolve_names(r);
 	for (size_t i = 0; i < r->n; i++) {
 		struct cell *c = &r->v[i];
+		if (m)
+			apply_manifest(r, c, m);
 		for (size_t j = 0; j < c->tests.n; j++)
 			classify_test(c, &c->tests.v[j], &ex->xfail);
 		check_boot(c, &ex->xfail);
@@ -368,5 +636,6 @@ void run_free(struct run *r)
 		binaries_free(&c->bins);
 	}
 	free(r->v);
+	free(r->unlisted_first);
 	memset(r, 0, sizeof(*r));
 }

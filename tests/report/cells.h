@@ -6,6 +6,7 @@
 
 #include "expect.h"
 #include "ktap.h"
+#include "manifest.h"
 #include "status.h"
 
 struct counts {
@@ -17,6 +18,7 @@ struct cell {
 	char *kernel; /* vanilla, patched, custom, ... */
 	char *config; /* everything after the kernel: what A/B pairs share */
 	struct status st;
+	int never_ran;          /* asked for (--cells), no results directory */
 	int has_ktap;
 	struct test_list tests; /* ktap.txt's, then hostcheck.ktap's */
 	size_t nguest;          /* how many of them came from ktap.txt */
@@ -31,12 +33,24 @@ struct cell {
 struct run {
 	struct cell *v;
 	size_t n, cap;
+	/* With a manifest: reported tests it does not list (not failures),
+	 * and the first of them, "<test> [<cell>]". */
+	size_t unlisted;
+	char *unlisted_first;
 };
 
-/* Returns 0, or -1 after one line on stderr (unreadable dir, no cells). */
-int run_load(struct run *r, const char *results, const char *filter);
-/* Call once after run_load, before diff. */
-void run_classify(struct run *r, struct expectations *ex);
+/* Loads the cells of results (those matching filter, when given).
+ * cells_file, when given, names the cells the run asked for, one a line:
+ * one of them (matching filter) without a results directory is a cell
+ * that never ran.  Returns 0, or -1 after one line on stderr (unreadable
+ * dir or file, a line of cells_file that is not a cell name, no cells). */
+int run_load(struct run *r, const char *results, const char *filter,
+	     const char *cells_file);
+/* Call once after run_load, before diff.  m (NULL: none) is the build's
+ * manifest: each of its selected binaries' tests a cell did not report
+ * becomes a failed test of the cell. */
+void run_classify(struct run *r, struct expectations *ex,
+		  const struct manifest *m);
 void run_free(struct run *r);
 
 int kernel_rank(const char *kernel);

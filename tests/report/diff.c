@@ -93,11 +93,13 @@ void diff_run(const struct run *r, struct expectations *ex, struct diff_result *
 	memset(d, 0, sizeof(*d));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *va = &r->v[i];
-		if (strcmp(va->kernel, "vanilla"))
+		/* A cell that never ran has nothing to compare: every test
+		 * of the other would differ, and its one failure says it. */
+		if (strcmp(va->kernel, "vanilla") || va->never_ran)
 			continue;
 		for (size_t j = 0; j < r->n; j++) {
 			const struct cell *pa = &r->v[j];
-			if (!strcmp(pa->kernel, "patched") &&
+			if (!strcmp(pa->kernel, "patched") && !pa->never_ran &&
 			    !strcmp(pa->config, va->config)) {
 				d->pairs++;
 				diff_pair(va, pa, ex, d);

@@ -112,6 +112,13 @@ static struct test *add_test(struct test_list *l, const char *binary,
 	return t;
 }
 
+struct test *test_list_add(struct test_list *l, const char *binary,
+			   const char *name, long number, enum raw_result raw,
+			   const char *reason)
+{
+	return add_test(l, binary, name, number, raw, reason);
+}
+
 /* Hand the diagnostics gathered since RUN over to the test. */
 static void take_diag(struct block *b, struct test *t)
 {

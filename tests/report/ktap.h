@@ -74,6 +74,11 @@ int ktap_parse_file(const char *path, struct test_list *out,
 		    struct binaries *bins);
 /* Append the tests of a hostcheck.ktap; -1 (errno set) if unreadable. */
 int ktap_parse_hostcheck(const char *path, struct test_list *out);
+/* Append a test (its full name made of binary and name), e.g. one the
+ * output never mentioned; reason NULL is "". */
+struct test *test_list_add(struct test_list *l, const char *binary,
+			   const char *name, long number, enum raw_result raw,
+			   const char *reason);
 void test_set_name(struct test *t, const char *name);
 void test_set_binary(struct test *t, const char *binary);
 void test_list_free(struct test_list *l);

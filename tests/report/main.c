@@ -1,16 +1,22 @@
 /* acl9p-report: turn the rig's results tree into a verdict.
  *
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
+ *       [--manifest FILE [--tests GLOB]] [--cells FILE]
  *
  * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status}, applies
  * DIR/xfail.* and DIR/differences, prints the report on stdout (last line
  * "N passed, N failed, N skipped"), writes R/summary.md and R/junit.xml.
+ * --manifest: the build's list of tests (build/tests/manifest); each of
+ * those a cell did not report fails, --tests being the binaries the run
+ * selected (the rig's TESTS, without "acl9p_"; empty: all).  --cells:
+ * the cells the run asked for; one without results fails.
  * Paths it prints are relative to the cwd when they lie below it.
  * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
 #include "cells.h"
 #include "diff.h"
 #include "expect.h"
 #include "junit.h"
+#include "manifest.h"
 #include "summary.h"
 #include "util.h"
 
@@ -19,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define USAGE1 "acl9p-report --results R --expected DIR [--cell-filter GLOB]"
+#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE]"
+
+/* Errors are one line; help is stdout, so it fits 100 columns. */
 static void usage(const char *why)
 {
-	fprintf(stderr, "acl9p-report: %s; usage: acl9p-report --results R "
-		"--expected DIR [--cell-filter GLOB]\n", why);
+	fprintf(stderr, "acl9p-report: %s; usage: " USAGE1 " " USAGE2 "\n", why);
 	exit(2);
 }
 
@@ -39,18 +48,21 @@ static char *dir_arg(const char *arg)
 
 int main(int argc, char **argv)
 {
-	const char *results = NULL, *expected = NULL, *filter = NULL;
+	const char *results = NULL, *expected = NULL, *filter = NULL,
+		   *manifest = NULL, *tests = NULL, *cells = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char **slot = NULL;
 		const char *a = argv[i], *val = NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: acl9p-report --results R --expected DIR [--cell-filter GLOB]\n");
+			printf("usage: " USAGE1 "\n       " USAGE2 "\n");
 			return 0;
 		}
 		static const char *const opts[] = { "--results", "--expected",
-						     "--cell-filter" };
-		const char **slots[] = { &results, &expected, &filter };
-		for (size_t k = 0; k < 3; k++) {
+						     "--cell-filter", "--manifest",
+						     "--tests", "--cells" };
+		const char **slots[] = { &results, &expected, &filter, &manifest,
+					 &tests, &cells };
+		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 			size_t n = strlen(opts[k]);
 			if (!strncmp(a, opts[k], n) && (a[n] == 0 || a[n] == '=')) {
 				slot = slots[k];
@@ -66,12 +78,16 @@ int main(int argc, char **argv)
 				usage("option needs a value");
 			val = argv[++i];
 		}
-		if (!*val)
+		/* An empty TESTS is the rig's "all binaries". */
+		if (!*val && slot != &tests)
 			usage("empty option value");
 		*slot = val;
 	}
 	if (!results || !expected)
 		usage("--results and --expected are required");
+	/* without a manifest it would select nothing, silently */
+	if (tests && !manifest)
+		usage("--tests needs --manifest");
 	char *res = dir_arg(results), *exd = dir_arg(expected);
 	results = res;
 	expected = exd;
@@ -82,21 +98,30 @@ int main(int argc, char **argv)
 		free(exd);
 		return 2;
 	}
-	struct run run;
-	if (run_load(&run, results, filter)) {
+	struct manifest man = { 0 };
+	if (manifest && manifest_load(manifest, tests, &man)) {
 		expect_free(&ex);
 		free(res);
 		free(exd);
 		return 2;
 	}
-	run_classify(&run, &ex);
+	struct run run;
+	if (run_load(&run, results, filter, cells)) {
+		manifest_free(&man);
+		expect_free(&ex);
+		free(res);
+		free(exd);
+		return 2;
+	}
+	run_classify(&run, &ex, manifest ? &man : NULL);
 	struct diff_result diff;
 	diff_run(&run, &ex, &diff);
 
 	int rc = 0;
 	char *md = xasprintf("%s/summary.md", results);
 	char *ju = xasprintf("%s/junit.xml", results);
-	if (summary_markdown(md, &run, &diff, &ex, expected)) {
+	if (summary_markdown(md, &run, &diff, &ex, expected,
+			     manifest ? man.path : NULL)) {
 		fprintf(stderr, "acl9p-report: cannot write %s: %s\n", md, strerror(errno));
 		rc = 2;
 	} else if (junit_write(ju, &run, &diff)) {
@@ -105,7 +130,8 @@ int main(int argc, char **argv)
 	}
 	/* stdout last, so its final line is the verdict even if a file
 	 * could not be written. */
-	summary_text(stdout, &run, &diff, &ex, expected, md, filter != NULL);
+	summary_text(stdout, &run, &diff, &ex, expected, md, filter != NULL,
+		     manifest ? man.path : NULL);
 	struct totals t = totals_of(&run, &diff);
 	if (rc == 0)
 		rc = t.failed ? 1 : 0;
@@ -116,6 +142,7 @@ int main(int argc, char **argv)
 	free(ju);
 	diff_free(&diff);
 	run_free(&run);
+	manifest_free(&man);
 	expect_free(&ex);
 	free(res);
 	free(exd);

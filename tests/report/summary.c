@@ -486,12 +486,24 @@ static void ab_text(FILE *f, const struct diff_result *d,
 
 void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 		  const struct expectations *ex, const char *expected_dir,
-		  const char *summary_md, int filtered)
+		  const char *summary_md, int filtered, const char *manifest)
 {
 	matrix_text(f, r, summary_md);
 	times_text(f, r);
 	failures_text(f, r);
 	ab_text(f, d, expected_dir);
+
+	/* Not a failure: the manifest is what a cell must report, and a
+	 * test it does not know says the manifest is stale, nothing of
+	 * the cell. */
+	if (manifest && r->unlisted) {
+		char *m = xasprintf("tests not in the build's manifest (%s): %zu, "
+				    "counted as reported (first: %s)",
+				    manifest, r->unlisted, r->unlisted_first);
+		fprintf(f, "\n");
+		wrap(f, "", "  ", m, 0);
+		free(m);
+	}
 
 	/* With a filter most entries match nothing by design. */
 	if (!filtered && count_unused(ex)) {
@@ -527,7 +539,7 @@ static void md(FILE *f, const char *s)
 
 int summary_markdown(const char *path, const struct run *r,
 		     const struct diff_result *d, const struct expectations *ex,
-		     const char *expected_dir)
+		     const char *expected_dir, const char *manifest)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -566,6 +578,13 @@ int summary_markdown(const char *path, const struct run *r,
 			(double)slowest->st.wall_ms / 1000.0);
 	fprintf(f, ".\n");
 	times_markdown(f, r);
+	if (manifest && r->unlisted) {
+		fprintf(f, "\nTests not in the build's manifest (`");
+		md(f, manifest);
+		fprintf(f, "`): %zu, counted as reported (first: `", r->unlisted);
+		md(f, r->unlisted_first);
+		fprintf(f, "`).\n");
+	}
 
 	fprintf(f, "\n## Unexpected failures\n\n");
 	if (!count_unexpected(r))

@@ -15,13 +15,14 @@ struct totals totals_of(const struct run *r, const struct diff_result *d);
 
 /* Every line within 100 columns (but the last two, which scripts read:
  * "expected failures: N (DIR)" and "N passed, N failed, N skipped").
- * summary_md is named where a cut matrix note is in full. */
+ * summary_md is named where a cut matrix note is in full; manifest is
+ * the --manifest path as shown, NULL without one. */
 void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 		  const struct expectations *ex, const char *expected_dir,
-		  const char *summary_md, int filtered);
+		  const char *summary_md, int filtered, const char *manifest);
 /* Returns 0, or -1 with errno set. */
 int summary_markdown(const char *path, const struct run *r,
 		     const struct diff_result *d, const struct expectations *ex,
-		     const char *expected_dir);
+		     const char *expected_dir, const char *manifest);
 
 #endif

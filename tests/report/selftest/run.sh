@@ -386,6 +386,103 @@ has garbage 'reason: guest exit=1'
 last garbage '6 passed, 5 failed, 0 skipped'
 xml_ok garbage "$d/results/junit.xml"
 
+# --- the build's manifest (--manifest, --tests) and the cells the run
+#     asked for (--cells).  Run from the fixture, so its paths print
+#     short.  mrun NAME DIR [args...]: like run, in DIR.
+mrun() {
+	local name=$1 dir=$2
+	shift 2
+	out=$work/$name.out err=$work/$name.err
+	set +e
+	(cd "$dir" && "$bin" --results results --expected expected "$@") >"$out" 2>"$err"
+	rc=$?
+	set -e
+}
+d=$(fixture manifest)
+pc=patched.qemu-passthrough.client.none vc=vanilla.qemu-passthrough.client.none
+pu=patched.qemu-passthrough.user.none
+mrun manifest "$d" --manifest manifest --cells cells.list
+want_rc manifest 1
+# a manifest test the cell did not report fails, although an xfail
+# entry names it, and the entry is not used
+reason manifest acl9p_alpha.alpha.fix.three "$pu" "not reported (in the build's manifest, manifest)"
+has manifest 'xfail.manifest:4: *.qemu-passthrough.user.none acl9p_alpha.alpha.fix.three'
+# a manifest binary the cell never ran fails, once
+reason manifest 'acl9p_beta.(binary)' "$pc" "not reported: never ran in this cell (2 tests in the build's manifest, manifest)"
+# the vanilla guest died before beta: that failure stands for it
+reason manifest 'acl9p_beta.(binary)' "$vc" 'no result (guest stopped before this binary)'
+count manifest 'FAIL   acl9p_beta.(binary)' 2
+# a cell asked for with no results directory fails the run
+has manifest 'BOOT   patched.diod.client.none.boot'
+has manifest 'reason: cell asked for but no results (never ran)'
+has_re manifest '^patched\.diod\.client\.none +0 +1 +0 +0 +0 +-  BOOT: cell asked for'
+# a test the manifest does not know is not a failure, only a note
+has manifest "tests not in the build's manifest (manifest): 1, counted as reported (first:"
+hasnt manifest 'FAIL   acl9p_beta.beta.extra'
+has_re manifest "^${pu//./\\.} +5 +1 +0 +0 +0 "
+last manifest '10 passed, 6 failed, 0 skipped'
+file_has manifest "$d/results/junit.xml" 'name="acl9p_alpha.alpha.fix.three">'
+file_has manifest "$d/results/summary.md" "\`acl9p_beta.(binary)\` in \`$pc\`: not reported: never ran"
+xml_ok manifest "$d/results/junit.xml"
+# the same cells without the manifest and the list: what the guests
+# said (the patched client cell has no beta at all, so vanilla's beta
+# failure is an unlisted difference)
+mrun manifest-none "$d"
+hasnt manifest-none 'not reported'
+has_re manifest-none '^    acl9p_beta\.\(binary\) +vanilla=fail patched=absent$'
+last manifest-none '10 passed, 4 failed, 0 skipped'
+# alone, the vanilla guest's unnamed test and binary take the manifest's
+# names (its 3rd alpha test; the 2nd binary of a 2-binary plan)
+mrun manifest-names "$d" --manifest manifest --cell-filter 'vanilla.*'
+reason manifest-names acl9p_alpha.alpha.fix.three "$vc" 'no result (guest stopped)'
+reason manifest-names 'acl9p_beta.(binary)' "$vc" 'no result (guest stopped before this binary)'
+hasnt manifest-names 'acl9p_alpha.#3'
+hasnt manifest-names '#2.(binary)'
+last manifest-names '2 passed, 3 failed, 0 skipped'
+# --tests alpha (TESTS=alpha): beta's absence is no failure; with
+# --cell-filter the listed cells it leaves out are not asked for
+mrun manifest-tests "$d" --manifest manifest --tests alpha \
+	--cell-filter 'patched.qemu-passthrough.client.*' --cells cells.list
+want_rc manifest-tests 0
+hasnt manifest-tests 'acl9p_beta'
+hasnt manifest-tests 'patched.diod.client.none'
+last manifest-tests '3 passed, 0 failed, 0 skipped'
+# the glob is the guest init's (fnmatch over the name without acl9p_);
+# empty is all binaries
+mrun manifest-glob "$d" --manifest manifest --tests 'b*'
+reason manifest-glob 'acl9p_beta.(binary)' "$pc" "not reported: never ran in this cell (2 tests in the build's manifest, manifest)"
+reason manifest-glob acl9p_alpha.alpha.fix.three "$vc" 'no result (guest stopped)'
+hasnt manifest-glob 'FAIL   acl9p_alpha.alpha.fix.three  [patched'
+last manifest-glob '10 passed, 4 failed, 0 skipped'
+mrun manifest-all "$d" --manifest manifest --tests ''
+reason manifest-all 'acl9p_beta.(binary)' "$pc" "not reported: never ran in this cell (2 tests in the build's manifest, manifest)"
+last manifest-all '10 passed, 5 failed, 0 skipped'
+# every cell asked for is missing: still a report, not "no cells"
+mkdir "$d/none"
+mrun manifest-nodirs "$d" --manifest manifest --cells cells.list --results none
+want_rc manifest-nodirs 1
+count manifest-nodirs 'reason: cell asked for but no results (never ran)' 4
+last manifest-nodirs '0 passed, 4 failed, 0 skipped'
+# bad input: exit 2, one stderr line
+printf 'acl9p_alpha alpha.one\nacl9p_alpha\n' >"$d/bad.manifest"
+printf 'acl9p_alpha alpha.one\nacl9p_alpha alpha.one\n' >"$d/dup.manifest"
+printf '# nothing\n' >"$d/empty.manifest"
+printf 'patched.diod.client.none\n../etc\n' >"$d/bad.cells"
+for c in "bad.manifest:--manifest bad.manifest:bad.manifest:2: format error" \
+	 "dup.manifest:--manifest dup.manifest:acl9p_alpha alpha.one listed twice" \
+	 "empty.manifest:--manifest empty.manifest:lists no test" \
+	 "no manifest:--manifest nope:--manifest nope: No such file" \
+	 "bad cells:--cells bad.cells:bad.cells:2: not a cell name" \
+	 "no cells file:--cells nope:--cells nope: No such file" \
+	 "--tests alone:--tests alpha:--tests needs --manifest"; do
+	IFS=: read -r what args msg <<<"$c"
+	# shellcheck disable=SC2086 # the option and its value
+	mrun manifest-usage "$d" $args
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$err")" = 1 ] && grep -qF -- "$msg" "$err"; then
+		ok "manifest usage: $what -> exit 2, '$msg'"
+	else bad "manifest usage: $what -> exit $rc: $(cat "$err")"; fi
+done
+
 # --- every run's stdout fits 100 columns (a maintainer mails it)
 for o in "$work"/*.out; do fits "$(basename "$o" .out)" "$o"; done
 
@@ -403,6 +500,20 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
 		if [ "$vr" != 99 ] && [ ! -s "$work/vg.log" ]; then ok "valgrind $n: clean"
 		else bad "valgrind $n: exit $vr"; sed 's/^/      /' "$work/vg.log" | head -40; fi
 	done
+	# the manifest and the cells list (their own code paths)
+	d=$work/manifest
+	if (cd "$d" && valgrind -q --log-file="$work/vg.log" --leak-check=full \
+		--show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 \
+		"$bin" --results results --expected expected --manifest manifest \
+		--tests '' --cells cells.list) >/dev/null 2>&1; then vr=0; else vr=$?; fi
+	if [ "$vr" != 99 ] && [ ! -s "$work/vg.log" ]; then ok "valgrind manifest: clean"
+	else bad "valgrind manifest: exit $vr"; sed 's/^/      /' "$work/vg.log" | head -40; fi
+	if (cd "$d" && valgrind -q --log-file="$work/vg.log" --leak-check=full \
+		--show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 \
+		"$bin" --results results --expected expected --manifest dup.manifest) \
+		>/dev/null 2>&1; then vr=0; else vr=$?; fi
+	if [ "$vr" != 99 ] && [ ! -s "$work/vg.log" ]; then ok "valgrind manifest error: clean"
+	else bad "valgrind manifest error: exit $vr"; sed 's/^/      /' "$work/vg.log" | head -40; fi
 else
 	echo "skip  valgrind (not installed or VALGRIND=0)"
 fi
