@@ -3,6 +3,7 @@
 #include "cells.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -312,14 +313,106 @@ static void resolve_binaries(struct run *r)
 	free(idx);
 }
 
+/* The line a cause is matched against: the diagnostic without "# ". */
+static const char *sig_text(const char *line)
+{
+	if (*line == '#')
+		line++;
+	return *line == ' ' ? line + 1 : line;
+}
+
+/* "tests/x.c:47:name:Expected ..." (the harness' line for a failed
+ * ASSERT or EXPECT); the TH_LOG lines after it only explain it. */
+static int is_assertion(const char *l)
+{
+	const char *p = strchr(l, ':');
+	if (!p || p == l || !isdigit((unsigned char)p[1]))
+		return 0;
+	p++;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p != ':')
+		return 0;
+	p = strchr(p + 1, ':');
+	return p && starts_with(p + 1, "Expected ");
+}
+
+/* The harness' summary of a failed test, not a cause of its own. */
+static int is_step_line(const char *l)
+{
+	return strstr(l, ": Test failed at step #") != NULL;
+}
+
+/*
+ * What a failing test has to show for its entry to excuse it: each of
+ * its failed assertions (or, for a failure without one, e.g. a host
+ * check or a test killed by a signal, each diagnostic line) must match
+ * a cause of an entry that names the test.  A failure with no
+ * diagnostic at all is "(none)".  Several entries may name one test,
+ * one cause each.  The first entry naming the test decides the style:
+ * without causes, its names alone excuse the failure (the old lists).
+ * Returns the entry that excuses the failure, or NULL with t->uncaused
+ * set to the first line no cause matched.
+ */
+static const struct expect_entry *test_caused(struct cell *c, struct test *t,
+					      struct expect_list *xl)
+{
+	struct expect_entry *first = NULL;
+	size_t i;
+	for (i = 0; i < xl->n && !first; i++)
+		if (expect_names(&xl->v[i], c->name, t->full))
+			first = &xl->v[i];
+	if (!first)
+		return NULL;
+	if (!first->ncauses) {
+		first->used++;
+		return first;
+	}
+	int assertions = 0, lines = 0;
+	for (i = 0; i < t->nsig; i++) {
+		const char *l = sig_text(t->sig[i]);
+		assertions += is_assertion(l);
+		lines += !is_step_line(l);
+	}
+	const struct expect_entry *by = NULL;
+	for (i = 0; i < t->nsig || (i == 0 && !lines); i++) {
+		const char *l = lines ? sig_text(t->sig[i]) : "(none)";
+		if (lines && (assertions ? !is_assertion(l) : is_step_line(l)))
+			continue;
+		struct expect_entry *hit = NULL;
+		for (size_t k = 0; k < xl->n && !hit; k++) {
+			struct expect_entry *e = &xl->v[k];
+			if (e->ncauses && expect_names(e, c->name, t->full) &&
+			    expect_cause_matches(e, l))
+				hit = e;
+		}
+		if (!hit) {
+			free(t->uncaused);
+			t->uncaused = xstrdup(l);
+			t->entry = first;
+			return NULL;
+		}
+		hit->used++;
+		if (!by)
+			by = hit;
+		if (!lines)
+			break;
+	}
+	return by;
+}
+
 static void classify_test(struct cell *c, struct test *t, struct expect_list *xl)
 {
 	const struct expect_entry *e = NULL;
 	/* expect_match() counts the entry as used: not for a skip, and not
-	 * for a test that never reported (see below). */
-	if (t->raw != RAW_SKIP && t->raw != RAW_MISSING)
+	 * for a test that never reported (see below); a failure is judged
+	 * by its causes. */
+	if (t->raw == RAW_FAIL)
+		e = test_caused(c, t, xl);
+	else if (t->raw != RAW_SKIP && t->raw != RAW_MISSING)
 		e = expect_match(xl, c->name, t->full);
-	t->entry = e;
+	if (e || !t->uncaused)
+		t->entry = e;
 	switch (t->raw) {
 	case RAW_PASS:
 	case RAW_XPASS:
@@ -620,6 +713,36 @@ void run_classify(struct run *r, struct expectations *ex,
 		for (size_t j = 0; j < c->tests.n; j++)
 			classify_test(c, &c->tests.v[j], &ex->xfail);
 		check_boot(c, &ex->xfail);
+	}
+}
+
+/* The lines test_caused() matches, of every listed failure: what a
+ * maintainer turns into cause= words (ACL9P_REPORT_DUMP_CAUSES=FILE). */
+void run_dump_causes(const struct run *r, FILE *f)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cell *c = &r->v[i];
+		for (size_t j = 0; j < c->tests.n; j++) {
+			const struct test *t = &c->tests.v[j];
+			if (t->raw != RAW_FAIL || !t->entry)
+				continue;
+			int assertions = 0, lines = 0;
+			for (size_t k = 0; k < t->nsig; k++) {
+				const char *l = sig_text(t->sig[k]);
+				assertions += is_assertion(l);
+				lines += !is_step_line(l);
+			}
+			if (!lines)
+				fprintf(f, "%s:%d\t%s\t%s\t(none)\n", t->entry->file,
+					t->entry->line, c->name, t->full);
+			for (size_t k = 0; k < t->nsig; k++) {
+				const char *l = sig_text(t->sig[k]);
+				if (assertions ? !is_assertion(l) : is_step_line(l))
+					continue;
+				fprintf(f, "%s:%d\t%s\t%s\t%s\n", t->entry->file,
+					t->entry->line, c->name, t->full, l);
+			}
+		}
 	}
 }
 

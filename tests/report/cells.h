@@ -6,6 +6,7 @@
 
 #include "expect.h"
 #include "ktap.h"
+#include <stdio.h>
 #include "manifest.h"
 #include "status.h"
 
@@ -49,6 +50,10 @@ int run_load(struct run *r, const char *results, const char *filter,
 /* Call once after run_load, before diff.  m (NULL: none) is the build's
  * manifest: each of its selected binaries' tests a cell did not report
  * becomes a failed test of the cell. */
+/* Every listed failure's cause lines, tab-separated with the entry,
+ * cell and test (a maintenance aid for writing cause= words). */
+void run_dump_causes(const struct run *r, FILE *f);
+
 void run_classify(struct run *r, struct expectations *ex,
 		  const struct manifest *m);
 void run_free(struct run *r);

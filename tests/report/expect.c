@@ -43,14 +43,46 @@ static int load_file(const char *path, struct expect_list *l)
 			continue;
 		char *p = line;
 		char *cg = next_field(&p), *tg = next_field(&p);
-		char *reason = tg ? trim(p) : NULL;
+		char **causes = NULL;
+		size_t ncauses = 0, capc = 0;
+		int badq = 0;
+		/* "cause=GLOB" words between the test glob and the reason */
+		while (tg) {
+			char *q = (char *)skip_ws(p);
+			if (!starts_with(q, "cause="))
+				break;
+			char *w;
+			if (q[6] == '"') {
+				/* cause="glob with blanks"; \" is a quote of the
+				 * glob (fnmatch reads it as a literal one) */
+				char *end = q + 7;
+				while (*end && *end != '"')
+					end += end[0] == '\\' && end[1] ? 2 : 1;
+				if (!*end) {
+					badq = 1; /* a format error below */
+					break;
+				}
+				*end = 0;
+				w = q + 7;
+				p = end + 1;
+			} else {
+				p = q;
+				w = next_field(&p) + 6;
+			}
+			grow(&causes, &capc, ncauses, sizeof(*causes));
+			causes[ncauses++] = xstrdup(w);
+		}
+		char *reason = tg && !badq ? trim(p) : NULL;
 		/* A bare pattern would silently excuse failures with no record
 		 * of why; insist on a reason. */
 		if (!reason || !*reason) {
 			fprintf(stderr,
 				"acl9p-report: %s:%d: format error: expected "
-				"'<cell-glob> <test-glob> <reason...>'\n",
+				"'<cell-glob> <test-glob> [cause=<glob>]... <reason...>'\n",
 				path, lineno);
+			for (size_t i = 0; i < ncauses; i++)
+				free(causes[i]);
+			free(causes);
 			rc = -1;
 			break;
 		}
@@ -63,6 +95,8 @@ static int load_file(const char *path, struct expect_list *l)
 		e->reason = xstrdup(reason);
 		e->flaky = starts_with(reason, "flaky:");
 		e->used = 0;
+		e->causes = causes;
+		e->ncauses = ncauses;
 	}
 	free(buf);
 	fclose(f);
@@ -128,6 +162,9 @@ static void list_free(struct expect_list *l)
 		free(l->v[i].cell_glob);
 		free(l->v[i].test_glob);
 		free(l->v[i].reason);
+		for (size_t j = 0; j < l->v[i].ncauses; j++)
+			free(l->v[i].causes[j]);
+		free(l->v[i].causes);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
@@ -155,4 +192,19 @@ const struct expect_entry *expect_match(struct expect_list *l,
 		}
 	}
 	return NULL;
+}
+
+int expect_names(const struct expect_entry *e, const char *cell,
+		 const char *test)
+{
+	return fnmatch(e->cell_glob, cell, FNM_EXTMATCH) == 0 &&
+	       fnmatch(e->test_glob, test, FNM_EXTMATCH) == 0;
+}
+
+int expect_cause_matches(const struct expect_entry *e, const char *line)
+{
+	for (size_t i = 0; i < e->ncauses; i++)
+		if (fnmatch(e->causes[i], line, FNM_EXTMATCH) == 0)
+			return 1;
+	return 0;
 }

@@ -1,5 +1,7 @@
 /* Expected-results lists from tests/expected/:
- *   xfail.*      "<cell-glob> <test-glob> <reason...>"
+ *   xfail.*      "<cell-glob> <test-glob> [cause=<glob>]... <reason...>"
+ *                a cause is matched against the failing test's
+ *                diagnostic lines (see cells.c: test_caused)
  *   differences  "<config-glob> <test-glob> <reason...>", config being
  *                the cell name without its kernel part
  * Globs are fnmatch(3) patterns; first matching entry wins. */
@@ -12,6 +14,8 @@ struct expect_entry {
 	char *file;   /* path as shown in messages */
 	int line;
 	char *cell_glob, *test_glob, *reason;
+	char **causes; /* "cause=" globs, none: the names alone match */
+	size_t ncauses;
 	int flaky;    /* reason starts with "flaky:": a pass is fine too */
 	unsigned used;/* matched something this run */
 };
@@ -32,5 +36,12 @@ void expect_free(struct expectations *ex);
 /* First entry matching; NULL if none.  Marks the entry used. */
 const struct expect_entry *expect_match(struct expect_list *l,
 					const char *cell, const char *test);
+
+/* Whether e names this cell and test (no side effect). */
+int expect_names(const struct expect_entry *e, const char *cell,
+		 const char *test);
+
+/* Whether line (a diagnostic without its "# ") matches a cause of e. */
+int expect_cause_matches(const struct expect_entry *e, const char *line);
 
 #endif

@@ -50,6 +50,8 @@ struct block {
 	char *running;      /* "#  RUN name" still waiting for its result */
 	char *diag[MAX_DIAG];
 	size_t ndiag, ndiag_total;
+	char **sig;
+	size_t nsig, capsig;
 };
 
 /* The init's verdict on a binary: its top-level result line. */
@@ -66,17 +68,24 @@ static void diag_reset(struct block *b)
 	for (size_t i = 0; i < b->ndiag; i++)
 		free(b->diag[i]);
 	b->ndiag = b->ndiag_total = 0;
+	for (size_t i = 0; i < b->nsig; i++)
+		free(b->sig[i]);
+	free(b->sig);
+	b->sig = NULL;
+	b->nsig = b->capsig = 0;
 }
 
 static void diag_add(struct block *b, const char *line)
 {
+	/* Cap length: one runaway line must not flood the report. */
+	size_t n = strlen(line);
+	char *capped = n > 300 ? xasprintf("%.300s...", line) : xstrdup(line);
+
 	b->ndiag_total++;
-	if (b->ndiag < MAX_DIAG) {
-		/* Cap length: one runaway line must not flood the report. */
-		size_t n = strlen(line);
-		b->diag[b->ndiag++] = n > 300 ? xasprintf("%.300s...", line)
-					      : xstrdup(line);
-	}
+	if (b->ndiag < MAX_DIAG)
+		b->diag[b->ndiag++] = xstrdup(capped);
+	grow(&b->sig, &b->capsig, b->nsig, sizeof(*b->sig));
+	b->sig[b->nsig++] = capped;
 }
 
 void test_set_name(struct test *t, const char *name)
@@ -126,6 +135,10 @@ static void take_diag(struct block *b, struct test *t)
 	t->ndiag = b->ndiag;
 	t->ndiag_total = b->ndiag_total;
 	b->ndiag = b->ndiag_total = 0;
+	t->sig = b->sig;
+	t->nsig = b->nsig;
+	b->sig = NULL;
+	b->nsig = b->capsig = 0;
 }
 
 static void block_open(struct block *b, const char *binary, long index,
@@ -680,6 +693,10 @@ void test_list_free(struct test_list *l)
 		free(t->reason);
 		for (size_t j = 0; j < t->ndiag; j++)
 			free(t->diag[j]);
+		for (size_t j = 0; j < t->nsig; j++)
+			free(t->sig[j]);
+		free(t->sig);
+		free(t->uncaused);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));

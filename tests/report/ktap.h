@@ -43,8 +43,15 @@ struct test {
 	char *reason; /* directive text, failure comment, why missing */
 	char *diag[MAX_DIAG];
 	size_t ndiag, ndiag_total;
+	/* every diagnostic line (capped like diag), for matching causes:
+	 * a cause on the sixth line must not hide behind the display cap */
+	char **sig;
+	size_t nsig;
 	enum verdict verdict;
 	const struct expect_entry *entry; /* xfail entry that matched */
+	/* failed, listed, but this line matched none of the causes of the
+	 * entries naming the test (owned) */
+	char *uncaused;
 };
 
 struct test_list {

@@ -114,6 +114,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run_classify(&run, &ex, manifest ? &man : NULL);
+	const char *dump = getenv("ACL9P_REPORT_DUMP_CAUSES");
+	if (dump && *dump) {
+		FILE *df = fopen(dump, "w");
+		if (df) {
+			run_dump_causes(&run, df);
+			fclose(df);
+		}
+	}
 	struct diff_result diff;
 	diff_run(&run, &ex, &diff);
 

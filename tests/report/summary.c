@@ -341,6 +341,15 @@ static void failure_line(FILE *f, const char *word, const char *test,
 	free(t);
 }
 
+/* An entry's causes as one string: "a | b". */
+static char *causes_of(const struct expect_entry *e)
+{
+	struct strbuf sb = { 0 };
+	for (size_t i = 0; i < e->ncauses; i++)
+		sb_addf(&sb, "%s%s", i ? " | " : "", e->causes[i]);
+	return sb.s ? sb_take(&sb) : xstrdup("");
+}
+
 static void failures_text(FILE *f, const struct run *r)
 {
 	static const char ind[] = "         ";
@@ -375,6 +384,13 @@ static void failures_text(FILE *f, const struct run *r)
 			else if (t->verdict == V_XPASS)
 				m = xasprintf("the harness reported XPASS%s%s",
 					      *t->reason ? ": " : "", t->reason);
+			else if (t->uncaused && t->entry) {
+				char *cs = causes_of(t->entry);
+				m = xasprintf("failed for another cause than listed at "
+					      "%s:%d (cause %s): %s", t->entry->file,
+					      t->entry->line, cs, t->uncaused);
+				free(cs);
+			}
 			if (m)
 				wrap(f, ind, "           ", m, 0);
 			else if (*t->reason)
@@ -611,6 +627,14 @@ int summary_markdown(const char *path, const struct run *r,
 				fprintf(f, ": passed but listed at `%s:%d`: ",
 					x->entry->file, x->entry->line);
 				md(f, x->entry->reason);
+			} else if (x->uncaused && x->entry) {
+				char *cs = causes_of(x->entry);
+				fprintf(f, ": failed for another cause than listed at `%s:%d` (cause ",
+					x->entry->file, x->entry->line);
+				md(f, cs);
+				fprintf(f, "): ");
+				md(f, x->uncaused);
+				free(cs);
 			} else if (*x->reason) {
 				fprintf(f, ": ");
 				md(f, x->reason);
