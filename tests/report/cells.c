@@ -109,11 +109,7 @@ static int add_asked(struct run *r, const char *results, const char *filter,
 	char *buf = NULL, *line;
 	size_t cap = 0;
 	int lineno = 0, rc = 0;
-	while ((line = read_clean_line(f, &buf, &cap))) {
-		lineno++;
-		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
+	while ((line = next_list_line(f, &buf, &cap, &lineno))) {
 		if (!cell_name_ok(line)) {
 			fprintf(stderr, "acl9p-report: %s:%d: not a cell name\n",
 				shown, lineno);

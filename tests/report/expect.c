@@ -36,11 +36,7 @@ static int load_file(const char *path, struct expect_list *l)
 	char *buf = NULL, *line;
 	size_t cap = 0;
 	int lineno = 0, rc = 0;
-	while ((line = read_clean_line(f, &buf, &cap))) {
-		lineno++;
-		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
+	while ((line = next_list_line(f, &buf, &cap, &lineno))) {
 		char *p = line;
 		char *cg = next_field(&p), *tg = next_field(&p);
 		char **causes = NULL;

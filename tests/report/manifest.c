@@ -78,11 +78,7 @@ int manifest_load(const char *path, const char *tests_glob, struct manifest *m)
 	char *buf = NULL, *line;
 	size_t cap = 0, ntests = 0;
 	int lineno = 0, rc = 0;
-	while ((line = read_clean_line(f, &buf, &cap))) {
-		lineno++;
-		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
+	while ((line = next_list_line(f, &buf, &cap, &lineno))) {
 		char *sp = line + strcspn(line, " \t");
 		char *test = *sp ? (char *)skip_ws(sp) : sp;
 		if (*sp)

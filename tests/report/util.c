@@ -243,3 +243,15 @@ int word_is(const char *s, const char *word)
 	return strncasecmp(s, word, n) == 0 && !isalnum((unsigned char)s[n]) &&
 	       s[n] != '_';
 }
+
+char *next_list_line(FILE *f, char **buf, size_t *cap, int *lineno)
+{
+	char *line;
+	while ((line = read_clean_line(f, buf, cap))) {
+		++*lineno;
+		line = trim(line);
+		if (*line && *line != '#')
+			return line;
+	}
+	return NULL;
+}

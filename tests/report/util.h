@@ -34,6 +34,10 @@ char *read_raw_line(FILE *f, char **buf, size_t *cap);
 char *cut_at_cr(char *s);
 /* read_raw_line + cut_at_cr, for files without nesting. */
 char *read_clean_line(FILE *f, char **buf, size_t *cap);
+/* The next line of a list file (expected lists, manifest, cells list):
+ * read_clean_line, trimmed, blank and "#" lines skipped; *lineno counts
+ * every line read.  NULL at the end. */
+char *next_list_line(FILE *f, char **buf, size_t *cap, int *lineno);
 
 /* path relative to the current directory when it lies below it, else
  * a copy: reports then read the same however the tool was called. */
