@@ -466,6 +466,20 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 		sb_add(&sb, "no test results in ktap.txt; ");
 	if (c->st.timeout)
 		sb_add(&sb, "timeout; ");
+	/* Each HOSTCHECK request of the guest gets one result from
+	 * acl9p-hostcheck.  Fewer: the host side did not run (its binary
+	 * missing, boot.sh cut short) or refused a line as malformed, and
+	 * those bytes on the host were never looked at. */
+	if (c->has_ktap) {
+		long reported = 0;
+		for (size_t i = 0; i < c->tests.n; i++)
+			reported += !strcmp(c->tests.v[i].binary, "hostcheck") &&
+				    c->tests.v[i].raw != RAW_MISSING;
+		if (reported != c->bins.hostcheck_requests)
+			sb_addf(&sb, "host checks: %ld requested in ktap.txt, "
+				"%ld reported in hostcheck.ktap; ",
+				c->bins.hostcheck_requests, reported);
+	}
 	if (c->st.splat)
 		sb_add(&sb, "kernel splat (oops/BUG/WARNING) on console; ");
 	/* Output the kernel's own KTAP parser rejects is a rig bug even

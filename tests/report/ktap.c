@@ -656,8 +656,11 @@ int ktap_parse_file(const char *path, struct test_list *out,
 	struct doc d = { .out = out, .bins = bins };
 	char *buf = NULL, *line;
 	size_t cap = 0;
-	while ((line = read_raw_line(f, &buf, &cap)))
+	while ((line = read_raw_line(f, &buf, &cap))) {
+		if (strstr(line, "# HOSTCHECK "))
+			bins->hostcheck_requests++;
 		top_line(&d, line);
+	}
 	doc_end(&d);
 	free(buf);
 	fclose(f);

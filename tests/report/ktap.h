@@ -72,6 +72,8 @@ struct binaries {
 	size_t n, cap;
 	long plan;     /* top-level "1..N": binaries the init meant to run;
 			* -1 when the output never said */
+	long hostcheck_requests; /* "# HOSTCHECK " lines, as acl9p-hostcheck
+				  * finds them (anywhere in a line) */
 };
 
 /* Parse a ktap.txt into tests and binaries.  Never fails on content:

@@ -350,6 +350,7 @@ mkdir -p "$c" "$d/expected"
 printf 'exit=0\ntimeout=0\nsplat=0\nwall_ms=1000\nreason=\n' >"$c/status"
 {
 	printf 'KTAP version 1\n1..1\n# selftests: acl9p: acl9p_x\n    TAP version 13\n    1..8\n'
+	printf '    # HOSTCHECK x/f system.posix_acl_access absent\n    # HOSTCHECK x/g system.posix_acl_access 0200\n'
 	printf '    #  RUN           t.same ...\n'
 	printf '    # tests/x.c:10:same:Expected 0 (0) == r (-22)\n'
 	printf '    # tests/x.c:11:same:setxattr: EINVAL\n'
@@ -408,6 +409,13 @@ hasnt causes 'FAIL   acl9p_x.t.old_style '
 hasnt causes 'FAIL   hostcheck.host.acl9p_x.t.same'
 has causes 'FAIL   hostcheck.host.acl9p_x.t.two/g.system'
 last causes '0 passed, 4 failed, 0 skipped'
+# no hostcheck.ktap (acl9p-hostcheck missing, boot.sh cut short): the
+# two HOSTCHECK requests were never answered, so the cell fails
+mv "$c/hostcheck.ktap" "$d/hostcheck.ktap.away"
+run causes-nohost "$d"
+has causes-nohost 'BOOT   patched.qemu-passthrough.client.none.boot'
+has causes-nohost 'reason: host checks: 2 requested in ktap.txt, 0 reported in hostcheck.ktap'
+mv "$d/hostcheck.ktap.away" "$c/hostcheck.ktap"
 # an unterminated cause="... is a format error
 printf '* x cause="never closed\n' >"$d/expected/xfail.zz-bad"
 run causes-bad "$d"
@@ -428,6 +436,7 @@ printf 'exit=1\r\nwall_ms=1500\r\nnonsense line\r\n=\r\nreason=\r\n' >"$c/status
 	printf '# selftests: acl9p: acl9p_garbage\r\n    TAP version 13\r\n    1..3\r\n'
 	printf '    okay this is not a result\n'
 	printf 'okay neither at the top\n'
+	printf '    # HOSTCHECK g/f system.posix_acl_access absent\n'
 	printf '    ok 1 acl.crlf\r\n'
 	printf '        ok 1 indented.subtest\n'
 	printf '    #  RUN           acl.bad_utf8 ...\n'
