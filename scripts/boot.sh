@@ -99,7 +99,13 @@ read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")
 # Unix socket, through which guest tests change the export mid-run.
 hostctl_pid= ctl=()
 hostctl=$ACL9P_BUILD/tests/acl9p-hostctl
-if [ "$mode" = check ] && [ -x "$hostctl" ]; then
+hostcheck=$ACL9P_BUILD/tests/acl9p-hostcheck
+# A check run without them would pass on less: the host-change tests
+# would lose their channel, the stored bytes would go unchecked.
+if [ "$mode" = check ]; then
+	for t in "$hostctl" "$hostcheck"; do
+		[ -x "$t" ] || die "boot: ${t#$ACL9P_TOP/} missing (run: make tools)"
+	done
 	sock=$(mktemp -u -t acl9p-hostctl.XXXXXXXX)
 	"$hostctl" --prefix "$SERVER_XATTR_PREFIX" --cannot "${SERVER_CANNOT:--}" \
 		"$export_dir" --socket "$sock" 2>"$out/hostctl.log" &
@@ -184,8 +190,8 @@ if [ -f "$out/console.log" ] && grep -qE "$splats" "$out/console.log"; then
 fi
 
 # The host half of the tests: bytes stored on the export.
-if [ "$mode" = check ] && [ -x "$ACL9P_BUILD/tests/acl9p-hostcheck" ]; then
-	"$ACL9P_BUILD/tests/acl9p-hostcheck" --prefix "$SERVER_XATTR_PREFIX" "$export_dir" \
+if [ "$mode" = check ]; then
+	"$hostcheck" --prefix "$SERVER_XATTR_PREFIX" "$export_dir" \
 		<"$out/ktap.txt" >"$out/hostcheck.ktap" 2>>"$out/qemu.log" || true
 fi
 

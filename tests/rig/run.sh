@@ -5,6 +5,7 @@
 #   - kernel-config.sh rejects an option that does not survive Kconfig;
 #   - boot.sh kills a VM that runs over its wall-clock limit and fails
 #     the cell (timeout=1 in its status), instead of waiting for it;
+#   - boot.sh refuses a check run without acl9p-hostctl;
 #   - boot.sh fails a cell whose guest cannot mount the share;
 #   - boot.sh fails a cell whose console shows a splat, tests or not;
 #   - the guest kernel brings up every CPU QEMU gives it;
@@ -49,6 +50,21 @@ if [ -r "$kernel" ]; then
 		ok "a VM over its time limit is killed and its cell fails"
 	else
 		bad "timeout not reported"; cat "$tmp/slow/status"
+	fi
+
+	# A check run without acl9p-hostctl (or acl9p-hostcheck) would
+	# pass on less; boot.sh refuses it, before QEMU starts.  A build
+	# dir that lends the real one everything but that binary.
+	mkdir -p "$tmp/b/tests"
+	for x in guest accel kernels; do ln -s "$ACL9P_BUILD/$x" "$tmp/b/$x"; done
+	ln -s "$ACL9P_BUILD/tests/acl9p-hostcheck" "$tmp/b/tests/"
+	if ACL9P_BUILD=$tmp/b "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" \
+		--cell $cell --out "$tmp/notool" --timeout 30 >"$tmp/notool.log" 2>&1; then
+		bad "a check run without acl9p-hostctl passes"
+	elif grep -q 'acl9p-hostctl missing' "$tmp/notool.log"; then
+		ok "a check run without acl9p-hostctl fails, naming it"
+	else
+		bad "missing acl9p-hostctl not named"; tail -n 3 "$tmp/notool.log"
 	fi
 
 	# A guest whose share cannot be mounted (a virtio tag that no
