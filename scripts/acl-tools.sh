@@ -27,7 +27,9 @@ if [ -x "$out/getfacl" ] && [ -x "$out/setfacl" ] &&
 	exit 0
 fi
 mkdir -p "$out" "${log%/*}"
-rm -rf "$out/src"
+# Not a build of another version or script: initramfs.sh packs whatever
+# is here, so a failed rebuild must leave nothing behind.
+rm -rf "$out/src" "$out/getfacl" "$out/setfacl" "$out/.stamp"
 mkdir -p "$out/src"
 
 # apt-get source applies Debian's patches; deps.sh adds the deb-src line.

@@ -138,7 +138,9 @@ done
 [ ${#append} -lt 2048 ] || die "boot: kernel command line of ${#append} bytes, x86 keeps 2047"
 
 # qboot (QEMU's minimal firmware, in qemu-system-data) hands over to the
-# kernel 0.3 s sooner than SeaBIOS under TCG, with the same ACPI tables.
+# kernel sooner than SeaBIOS under TCG (one probe boot: 3.3 s against
+# 3.6 s), and passes QEMU's ACPI tables on: the guest still finds both
+# CPUs (the rig self-test checks it).
 bios=()
 qboot=/usr/share/qemu/qboot.rom
 [ ! -r "$qboot" ] || bios=(-bios "$qboot")

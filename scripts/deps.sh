@@ -11,10 +11,14 @@ libcap-ng-dev busybox-static xz-utils git python3"
 
 # scripts/acl-tools.sh builds the guest's static getfacl/setfacl from
 # "apt-get source acl", which needs a deb-src line.  Add one for the
-# host's release when apt knows no source of acl.
+# host's release, once, when apt knows no source of acl: once, so that
+# a mirror that has none does not cost an "apt-get update" every make.
+# Not as a user: initramfs.sh then falls back to the dynamic tools.
+src_list=/etc/apt/sources.list.d/acl9p-src.sources
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 need_src=
-# Not as a user: initramfs.sh falls back to the dynamic tools.
-if [ "$(id -u)" -eq 0 ] && command -v apt-cache >/dev/null &&
+if [ "$(id -u)" -eq 0 ] && [ ! -e "$src_list" ] && [ -n "$codename" ] &&
+	command -v apt-cache >/dev/null &&
 	[ -z "$(apt-cache showsrc acl 2>/dev/null | head -n 1)" ]; then
 	need_src=1
 fi
@@ -36,14 +40,10 @@ log=$ACL9P_BUILD/logs/apt.log
 mkdir -p "${log%/*}"
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$need_src" ]; then
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	list=/etc/apt/sources.list.d/acl9p-src.sources
-	if [ -n "$codename" ] && [ ! -e "$list" ]; then
-		echo "deps: adding $list (deb-src $codename main, for apt-get source acl)"
-		printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
-			"Suites: $codename" "Components: main" \
-			"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$list"
-	fi
+	echo "deps: adding $src_list (deb-src $codename main, for apt-get source acl)"
+	printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
+		"Suites: $codename" "Components: main" \
+		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$src_list"
 	[ -n "$missing" ] || { apt-get update -q >"$log" 2>&1 || true; exit 0; }
 fi
 echo "deps: installing:$missing (log: $log)"

@@ -340,11 +340,31 @@ static int is_step_line(const char *l)
 }
 
 /*
+ * The lines of a failing test that its causes are judged by: each
+ * failed assertion, or, for a failure without one (a host check, a
+ * test killed by a signal), each diagnostic line but the harness'
+ * step summary; "(none)" for a failure without any.  Returns how many
+ * pointers it put in out (t->ndiag + 1 slots).
+ */
+static size_t judged_lines(const struct test *t, const char **out)
+{
+	size_t n = 0, assertions = 0;
+	for (size_t i = 0; i < t->ndiag; i++)
+		assertions += is_assertion(sig_text(t->diag[i]));
+	for (size_t i = 0; i < t->ndiag; i++) {
+		const char *l = sig_text(t->diag[i]);
+		if (assertions ? is_assertion(l) : !is_step_line(l))
+			out[n++] = l;
+	}
+	if (!n)
+		out[n++] = "(none)";
+	return n;
+}
+
+/*
  * What a failing test has to show for its entry to excuse it: each of
- * its failed assertions (or, for a failure without one, e.g. a host
- * check or a test killed by a signal, each diagnostic line) must match
- * a cause of an entry that names the test.  A failure with no
- * diagnostic at all is "(none)".  Several entries may name one test,
+ * its judged_lines() must match a cause of an entry that names the
+ * test.  Several entries may name one test,
  * one cause each.  The first entry naming the test decides the style:
  * without causes, its names alone excuse the failure (the old lists).
  * Returns the entry that excuses the failure, or NULL with t->uncaused
@@ -364,36 +384,29 @@ static const struct expect_entry *test_caused(struct cell *c, struct test *t,
 		first->used++;
 		return first;
 	}
-	int assertions = 0, lines = 0;
-	for (i = 0; i < t->nsig; i++) {
-		const char *l = sig_text(t->sig[i]);
-		assertions += is_assertion(l);
-		lines += !is_step_line(l);
-	}
+	const char **lines = xcalloc(t->ndiag + 1, sizeof(*lines));
+	size_t n = judged_lines(t, lines);
 	const struct expect_entry *by = NULL;
-	for (i = 0; i < t->nsig || (i == 0 && !lines); i++) {
-		const char *l = lines ? sig_text(t->sig[i]) : "(none)";
-		if (lines && (assertions ? !is_assertion(l) : is_step_line(l)))
-			continue;
+	for (i = 0; i < n; i++) {
 		struct expect_entry *hit = NULL;
 		for (size_t k = 0; k < xl->n && !hit; k++) {
 			struct expect_entry *e = &xl->v[k];
 			if (e->ncauses && expect_names(e, c->name, t->full) &&
-			    expect_cause_matches(e, l))
+			    expect_cause_matches(e, lines[i]))
 				hit = e;
 		}
 		if (!hit) {
 			free(t->uncaused);
-			t->uncaused = xstrdup(l);
+			t->uncaused = xstrdup(lines[i]);
 			t->entry = first;
-			return NULL;
+			by = NULL;
+			break;
 		}
 		hit->used++;
 		if (!by)
 			by = hit;
-		if (!lines)
-			break;
 	}
+	free(lines);
 	return by;
 }
 
@@ -736,22 +749,12 @@ void run_dump_causes(const struct run *r, FILE *f)
 			const struct test *t = &c->tests.v[j];
 			if (t->raw != RAW_FAIL || !t->entry)
 				continue;
-			int assertions = 0, lines = 0;
-			for (size_t k = 0; k < t->nsig; k++) {
-				const char *l = sig_text(t->sig[k]);
-				assertions += is_assertion(l);
-				lines += !is_step_line(l);
-			}
-			if (!lines)
-				fprintf(f, "%s:%d\t%s\t%s\t(none)\n", t->entry->file,
-					t->entry->line, c->name, t->full);
-			for (size_t k = 0; k < t->nsig; k++) {
-				const char *l = sig_text(t->sig[k]);
-				if (assertions ? !is_assertion(l) : is_step_line(l))
-					continue;
+			const char **lines = xcalloc(t->ndiag + 1, sizeof(*lines));
+			size_t n = judged_lines(t, lines);
+			for (size_t k = 0; k < n; k++)
 				fprintf(f, "%s:%d\t%s\t%s\t%s\n", t->entry->file,
-					t->entry->line, c->name, t->full, l);
-			}
+					t->entry->line, c->name, t->full, lines[k]);
+			free(lines);
 		}
 	}
 }

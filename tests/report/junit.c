@@ -75,7 +75,7 @@ static void failure(FILE *f, const char *tag, const char *msg,
 		return;
 	}
 	fprintf(f, ">");
-	for (size_t k = 0; k < t->ndiag; k++) {
+	for (size_t k = 0; k < t->ndiag && k < MAX_DIAG; k++) {
 		xml(f, t->diag[k]);
 		fputs("&#10;", f);
 	}

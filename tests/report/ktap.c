@@ -48,10 +48,8 @@ struct block {
 	size_t nresults;
 	int any_tap;        /* saw a version, plan, RUN or result line */
 	char *running;      /* "#  RUN name" still waiting for its result */
-	char *diag[MAX_DIAG];
-	size_t ndiag, ndiag_total;
-	char **sig;
-	size_t nsig, capsig;
+	char **diag;        /* since the last RUN line */
+	size_t ndiag, capdiag;
 };
 
 /* The init's verdict on a binary: its top-level result line. */
@@ -67,25 +65,19 @@ static void diag_reset(struct block *b)
 {
 	for (size_t i = 0; i < b->ndiag; i++)
 		free(b->diag[i]);
-	b->ndiag = b->ndiag_total = 0;
-	for (size_t i = 0; i < b->nsig; i++)
-		free(b->sig[i]);
-	free(b->sig);
-	b->sig = NULL;
-	b->nsig = b->capsig = 0;
+	free(b->diag);
+	b->diag = NULL;
+	b->ndiag = b->capdiag = 0;
 }
 
 static void diag_add(struct block *b, const char *line)
 {
 	/* Cap length: one runaway line must not flood the report. */
 	size_t n = strlen(line);
-	char *capped = n > 300 ? xasprintf("%.300s...", line) : xstrdup(line);
 
-	b->ndiag_total++;
-	if (b->ndiag < MAX_DIAG)
-		b->diag[b->ndiag++] = xstrdup(capped);
-	grow(&b->sig, &b->capsig, b->nsig, sizeof(*b->sig));
-	b->sig[b->nsig++] = capped;
+	grow(&b->diag, &b->capdiag, b->ndiag, sizeof(*b->diag));
+	b->diag[b->ndiag++] = n > 300 ? xasprintf("%.300s...", line)
+				      : xstrdup(line);
 }
 
 void test_set_name(struct test *t, const char *name)
@@ -131,14 +123,10 @@ struct test *test_list_add(struct test_list *l, const char *binary,
 /* Hand the diagnostics gathered since RUN over to the test. */
 static void take_diag(struct block *b, struct test *t)
 {
-	memcpy(t->diag, b->diag, sizeof(b->diag));
+	t->diag = b->diag;
 	t->ndiag = b->ndiag;
-	t->ndiag_total = b->ndiag_total;
-	b->ndiag = b->ndiag_total = 0;
-	t->sig = b->sig;
-	t->nsig = b->nsig;
-	b->sig = NULL;
-	b->nsig = b->capsig = 0;
+	b->diag = NULL;
+	b->ndiag = b->capdiag = 0;
 }
 
 static void block_open(struct block *b, const char *binary, long index,
@@ -696,9 +684,7 @@ void test_list_free(struct test_list *l)
 		free(t->reason);
 		for (size_t j = 0; j < t->ndiag; j++)
 			free(t->diag[j]);
-		for (size_t j = 0; j < t->nsig; j++)
-			free(t->sig[j]);
-		free(t->sig);
+		free(t->diag);
 		free(t->uncaused);
 	}
 	free(l->v);

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#define MAX_DIAG 5 /* diagnostic lines kept per test: enough for the
+#define MAX_DIAG 5 /* diagnostic lines shown per test: enough for the
 		    * first failed assertion, short enough to scan */
 
 /* What the guest said, before the expected lists are applied. */
@@ -41,12 +41,10 @@ struct test {
 	int unnamed;  /* missing test whose name the output never gave */
 	enum raw_result raw;
 	char *reason; /* directive text, failure comment, why missing */
-	char *diag[MAX_DIAG];
-	size_t ndiag, ndiag_total;
-	/* every diagnostic line (capped like diag), for matching causes:
-	 * a cause on the sixth line must not hide behind the display cap */
-	char **sig;
-	size_t nsig;
+	/* every diagnostic line, each capped at 300 bytes: causes are
+	 * matched against all, reports show the first MAX_DIAG */
+	char **diag;
+	size_t ndiag;
 	enum verdict verdict;
 	const struct expect_entry *entry; /* xfail entry that matched */
 	/* failed, listed, but this line matched none of the causes of the

@@ -398,11 +398,11 @@ static void failures_text(FILE *f, const struct run *r)
 				     t->reason, 0);
 			free(m);
 			/* verbatim output: wrapped, but at most 3 lines each */
-			for (size_t k = 0; k < t->ndiag; k++)
+			for (size_t k = 0; k < t->ndiag && k < MAX_DIAG; k++)
 				wrap(f, "         | ", "         |   ", t->diag[k], 3);
-			if (t->ndiag_total > t->ndiag)
+			if (t->ndiag > MAX_DIAG)
 				fprintf(f, "         | (%zu more diagnostic lines)\n",
-					t->ndiag_total - t->ndiag);
+					t->ndiag - MAX_DIAG);
 		}
 	}
 }
@@ -644,7 +644,7 @@ int summary_markdown(const char *path, const struct run *r,
 				/* Indented code block: diagnostics verbatim, no
 				 * escaping needed. */
 				fprintf(f, "\n");
-				for (size_t k = 0; k < x->ndiag; k++)
+				for (size_t k = 0; k < x->ndiag && k < MAX_DIAG; k++)
 					fprintf(f, "      %s\n", x->diag[k]);
 				fprintf(f, "\n");
 			}
