@@ -56,6 +56,11 @@ void run_dump_causes(const struct run *r, FILE *f);
 
 void run_classify(struct run *r, struct expectations *ex,
 		  const struct manifest *m);
+/* Every unexpected result (FAIL, XPASS, a boot failure as "(boot)"), one
+ * a line: cell, test, verdict, "flaky" when a flaky: entry names the
+ * test there (else "-"), reason; tab-separated, for scripts (make bite). */
+int run_write_unexpected(const struct run *r, const struct expectations *ex,
+			 const char *path);
 void run_free(struct run *r);
 
 int kernel_rank(const char *kernel);

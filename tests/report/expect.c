@@ -39,19 +39,22 @@ static int load_file(const char *path, struct expect_list *l)
 	while ((line = next_list_line(f, &buf, &cap, &lineno))) {
 		char *p = line;
 		char *cg = next_field(&p), *tg = next_field(&p);
-		char **causes = NULL;
-		size_t ncauses = 0, capc = 0;
+		char **causes = NULL, **withs = NULL;
+		size_t ncauses = 0, capc = 0, nwiths = 0, capw = 0;
 		int badq = 0;
-		/* "cause=GLOB" words between the test glob and the reason */
+		/* "cause=GLOB" and "with=GLOB" words between the test glob
+		 * and the reason */
 		while (tg) {
 			char *q = (char *)skip_ws(p);
-			if (!starts_with(q, "cause="))
+			int is_with = starts_with(q, "with=");
+			if (!is_with && !starts_with(q, "cause="))
 				break;
+			size_t kw = is_with ? 5 : 6;
 			char *w;
-			if (q[6] == '"') {
+			if (q[kw] == '"') {
 				/* cause="glob with blanks"; \" is a quote of the
 				 * glob (fnmatch reads it as a literal one) */
-				char *end = q + 7;
+				char *end = q + kw + 1;
 				while (*end && *end != '"')
 					end += end[0] == '\\' && end[1] ? 2 : 1;
 				if (!*end) {
@@ -59,26 +62,38 @@ static int load_file(const char *path, struct expect_list *l)
 					break;
 				}
 				*end = 0;
-				w = q + 7;
+				w = q + kw + 1;
 				p = end + 1;
 			} else {
 				p = q;
-				w = next_field(&p) + 6;
+				w = next_field(&p) + kw;
 			}
-			grow(&causes, &capc, ncauses, sizeof(*causes));
-			causes[ncauses++] = xstrdup(w);
+			if (is_with) {
+				grow(&withs, &capw, nwiths, sizeof(*withs));
+				withs[nwiths++] = xstrdup(w);
+			} else {
+				grow(&causes, &capc, ncauses, sizeof(*causes));
+				causes[ncauses++] = xstrdup(w);
+			}
 		}
+		/* with= qualifies a cause; alone it would excuse anything */
+		if (nwiths && !ncauses)
+			badq = 1;
 		char *reason = tg && !badq ? trim(p) : NULL;
 		/* A bare pattern would silently excuse failures with no record
 		 * of why; insist on a reason. */
 		if (!reason || !*reason) {
 			fprintf(stderr,
 				"acl9p-report: %s:%d: format error: expected "
-				"'<cell-glob> <test-glob> [cause=<glob>]... <reason...>'\n",
+				"'<cell-glob> <test-glob> [cause=<glob>]... "
+				"[with=<glob>]... <reason...>' (with= needs a cause=)\n",
 				path, lineno);
 			for (size_t i = 0; i < ncauses; i++)
 				free(causes[i]);
 			free(causes);
+			for (size_t i = 0; i < nwiths; i++)
+				free(withs[i]);
+			free(withs);
 			rc = -1;
 			break;
 		}
@@ -93,6 +108,8 @@ static int load_file(const char *path, struct expect_list *l)
 		e->used = 0;
 		e->causes = causes;
 		e->ncauses = ncauses;
+		e->withs = withs;
+		e->nwiths = nwiths;
 	}
 	free(buf);
 	fclose(f);
@@ -120,7 +137,8 @@ int expect_load(const char *dir, struct expectations *ex)
 	while ((de = readdir(d))) {
 		const char *nm = de->d_name;
 		size_t len = strlen(nm);
-		if (!starts_with(nm, "xfail.") || nm[len - 1] == '~')
+		if ((!starts_with(nm, "xfail.") && !starts_with(nm, "skip.")) ||
+		    nm[len - 1] == '~')
 			continue; /* editor backups are not lists */
 		grow(&names, &cap, n, sizeof(*names));
 		names[n++] = xstrdup(nm);
@@ -134,7 +152,8 @@ int expect_load(const char *dir, struct expectations *ex)
 		char *path = xasprintf("%s/%s", dir, names[i]);
 		struct stat sb;
 		if (rc == 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-			rc = load_file(path, &ex->xfail);
+			rc = load_file(path, starts_with(names[i], "skip.") ?
+						     &ex->skip : &ex->xfail);
 		free(path);
 		free(names[i]);
 	}
@@ -161,6 +180,9 @@ static void list_free(struct expect_list *l)
 		for (size_t j = 0; j < l->v[i].ncauses; j++)
 			free(l->v[i].causes[j]);
 		free(l->v[i].causes);
+		for (size_t j = 0; j < l->v[i].nwiths; j++)
+			free(l->v[i].withs[j]);
+		free(l->v[i].withs);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
@@ -169,6 +191,7 @@ static void list_free(struct expect_list *l)
 void expect_free(struct expectations *ex)
 {
 	list_free(&ex->xfail);
+	list_free(&ex->skip);
 	list_free(&ex->differences);
 }
 
@@ -203,4 +226,17 @@ int expect_cause_matches(const struct expect_entry *e, const char *line)
 		if (fnmatch(e->causes[i], line, FNM_EXTMATCH) == 0)
 			return 1;
 	return 0;
+}
+
+int expect_withs_match(const struct expect_entry *e, const char *const *lines,
+		       size_t n)
+{
+	for (size_t i = 0; i < e->nwiths; i++) {
+		size_t k = 0;
+		while (k < n && fnmatch(e->withs[i], lines[k], FNM_EXTMATCH) != 0)
+			k++;
+		if (k == n)
+			return 0;
+	}
+	return 1;
 }

@@ -2,6 +2,8 @@
  *   xfail.*      "<cell-glob> <test-glob> [cause=<glob>]... <reason...>"
  *                a cause is matched against the failing test's
  *                diagnostic lines (see cells.c: test_caused)
+ *   skip.*       the same format: the tests that skip in a cell; a
+ *                cause is matched against the skip's reason
  *   differences  "<config-glob> <test-glob> <reason...>", config being
  *                the cell name without its kernel part
  * Globs are fnmatch(3) patterns; first matching entry wins. */
@@ -16,6 +18,9 @@ struct expect_entry {
 	char *cell_glob, *test_glob, *reason;
 	char **causes; /* "cause=" globs, none: the names alone match */
 	size_t ncauses;
+	char **withs;  /* "with=" globs: each must match some diagnostic
+			* line of the failure (a race's own message) */
+	size_t nwiths;
 	int flaky;    /* reason starts with "flaky:": a pass is fine too */
 	unsigned used;/* matched something this run */
 };
@@ -26,7 +31,7 @@ struct expect_list {
 };
 
 struct expectations {
-	struct expect_list xfail, differences;
+	struct expect_list xfail, skip, differences;
 };
 
 /* Returns 0, or -1 after printing one "file:line: ..." line on stderr. */
@@ -43,5 +48,9 @@ int expect_names(const struct expect_entry *e, const char *cell,
 
 /* Whether line (a diagnostic without its "# ") matches a cause of e. */
 int expect_cause_matches(const struct expect_entry *e, const char *line);
+
+/* Whether each with= glob of e matches one of the n lines. */
+int expect_withs_match(const struct expect_entry *e, const char *const *lines,
+		       size_t n);
 
 #endif

@@ -4,8 +4,9 @@
  *       [--manifest FILE [--tests GLOB]] [--cells FILE]
  *
  * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status}, applies
- * DIR/xfail.* and DIR/differences, prints the report on stdout (last line
- * "N passed, N failed, N skipped"), writes R/summary.md and R/junit.xml.
+ * DIR/xfail.*, DIR/skip.* and DIR/differences, prints the report on
+ * stdout (last line "N passed, N failed, N skipped"), writes R/summary.md, R/junit.xml and
+ * R/unexpected.tsv (every unexpected result, a line each, for scripts).
  * --manifest: the build's list of tests (build/tests/manifest); each of
  * those a cell did not report fails, --tests being the binaries the run
  * selected (the rig's TESTS, without "acl9p_"; empty: all).  --cells:
@@ -128,12 +129,16 @@ int main(int argc, char **argv)
 	int rc = 0;
 	char *md = xasprintf("%s/summary.md", results);
 	char *ju = xasprintf("%s/junit.xml", results);
+	char *ux = xasprintf("%s/unexpected.tsv", results);
 	if (summary_markdown(md, &run, &diff, &ex, expected,
 			     manifest ? man.path : NULL)) {
 		fprintf(stderr, "acl9p-report: cannot write %s: %s\n", md, strerror(errno));
 		rc = 2;
 	} else if (junit_write(ju, &run, &diff)) {
 		fprintf(stderr, "acl9p-report: cannot write %s: %s\n", ju, strerror(errno));
+		rc = 2;
+	} else if (run_write_unexpected(&run, &ex, ux)) {
+		fprintf(stderr, "acl9p-report: cannot write %s: %s\n", ux, strerror(errno));
 		rc = 2;
 	}
 	/* stdout last, so its final line is the verdict even if a file
@@ -148,6 +153,7 @@ int main(int argc, char **argv)
 
 	free(md);
 	free(ju);
+	free(ux);
 	diff_free(&diff);
 	run_free(&run);
 	manifest_free(&man);

@@ -286,6 +286,8 @@ static size_t count_unused(const struct expectations *ex)
 	size_t n = 0;
 	for (size_t i = 0; i < ex->xfail.n; i++)
 		n += !ex->xfail.v[i].used;
+	for (size_t i = 0; i < ex->skip.n; i++)
+		n += !ex->skip.v[i].used;
 	for (size_t i = 0; i < ex->differences.n; i++)
 		n += !ex->differences.v[i].used;
 	return n;
@@ -347,6 +349,8 @@ static char *causes_of(const struct expect_entry *e)
 	struct strbuf sb = { 0 };
 	for (size_t i = 0; i < e->ncauses; i++)
 		sb_addf(&sb, "%s%s", i ? " | " : "", e->causes[i]);
+	for (size_t i = 0; i < e->nwiths; i++)
+		sb_addf(&sb, " with %s", e->withs[i]);
 	return sb.s ? sb_take(&sb) : xstrdup("");
 }
 
@@ -525,6 +529,7 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 	if (!filtered && count_unused(ex)) {
 		fprintf(f, "\nexpected-list entries that matched nothing (stale?):\n");
 		unused_entries(f, &ex->xfail, 0);
+		unused_entries(f, &ex->skip, 0);
 		unused_entries(f, &ex->differences, 0);
 	}
 
@@ -709,6 +714,7 @@ int summary_markdown(const char *path, const struct run *r,
 	if (count_unused(ex)) {
 		fprintf(f, "\n## Expected-list entries that matched nothing\n\n");
 		unused_entries(f, &ex->xfail, 1);
+		unused_entries(f, &ex->skip, 1);
 		unused_entries(f, &ex->differences, 1);
 	}
 	int bad = ferror(f);

@@ -96,6 +96,44 @@ last filter '3 passed, 0 failed, 1 skipped'
 has filter 'no configuration has both a vanilla and a patched cell'
 hasnt filter 'patched.qemu'
 
+# --- expected skips: a skip no skip.* entry names fails, one whose
+# reason is not the listed cause fails, a listed skip that ran fails
+d=$(fixture basic)
+rm "$d/expected/skip.servers"
+run skip-unlisted "$d"
+want_rc skip-unlisted 1
+count skip-unlisted 'FAIL   acl9p_roundtrip.acl.mask_recalc' 2
+has skip-unlisted 'no tests/expected/skip.* entry says it skips in this cell: server has'
+last skip-unlisted '6 passed, 2 failed, 0 skipped'
+file_has skip-unlisted "$d/results/unexpected.tsv" "$(printf 'vanilla.qemu-mapped-xattr.user.none\tacl9p_roundtrip.acl.mask_recalc\tFAIL\t-\tskipped, and no')"
+d=$(fixture basic)
+sed -i 's/cause="server has no xattr"/cause="no such server"/' "$d/expected/skip.servers"
+run skip-cause "$d"
+want_rc skip-cause 1
+last skip-cause '6 passed, 2 failed, 0 skipped'
+d=$(fixture basic)
+echo '*.qemu-mapped-xattr.* acl9p_roundtrip.acl.access_named_user a test listed to skip' >>"$d/expected/skip.servers"
+run skip-ran "$d"
+want_rc skip-ran 1
+count skip-ran 'XPASS  acl9p_roundtrip.acl.access_named_user' 2
+has skip-ran 'passed but listed at'
+last skip-ran '4 passed, 2 failed, 2 skipped'
+
+# --- with=: a listed failure must also show the diagnostic it names
+d=$(fixture basic)
+printf '%s\n' '*.qemu-mapped-xattr.* acl9p_roundtrip.acl.default_inherit cause="acl9p_roundtrip.c:*:Expected 0 (0) == rc (-1)" with="*errno 95*" the fixture server refuses default ACLs' >"$d/expected/xfail.servers"
+run with-ok "$d"
+want_rc with-ok 0
+last with-ok '6 passed, 0 failed, 2 skipped'
+sed -i 's/with="\*errno 95\*"/with="*errno 22*"/' "$d/expected/xfail.servers"
+run with-other "$d"
+want_rc with-other 1
+has with-other 'with *errno 22*)'
+last with-other '6 passed, 2 failed, 2 skipped'
+printf '%s\n' '* acl9p_roundtrip.acl.default_inherit with="*errno*" a with= alone' >"$d/expected/xfail.servers"
+run with-alone "$d"
+want_rc with-alone 2
+
 # --- XPASS fails, a flaky: entry that passes does not
 d=$(fixture xpass); run xpass "$d"
 want_rc xpass 1
