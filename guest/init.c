@@ -17,8 +17,14 @@
  *   ACL9P_MODE        check | demo | shell (default check)
  *   ACL9P_SRC, ACL9P_OPTS
  *                     9p mount source and options of the share under test
+ *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs for the
+ *                     local reference run through the whole suite)
  *   ACL9P_NOACL_SRC, ACL9P_NOACL_OPTS
- *                     the same export without posixacl (check mode)
+ *                     the same export without posixacl (check mode; a 9p
+ *                     share only: unset, there is no second mount, and
+ *                     the tests that need one skip)
+ *   ACL9P_NOHOST      1: the share has no host side (no control channel,
+ *                     no host checks)
  *   ACL9P_PROBE_OPTS  options of a probe mount of the second source with
  *                     posixacl; when set, ACL9P_REQUIRE_ACL=auto is
  *                     decided from it (see export_acl_requirement)
@@ -139,10 +145,11 @@ static void must_mount(const char *src, const char *dst, const char *type,
 		     opts ? opts : "", strerror(errno));
 }
 
-static void mount_9p(const char *src, const char *dst, const char *opts)
+static void mount_share(const char *type, const char *src, const char *dst,
+			const char *opts)
 {
-	say("mount -t 9p %s %s -o %s", src, dst, opts);
-	must_mount(src, dst, "9p", 0, opts);
+	say("mount -t %s %s %s -o %s", type, src, dst, opts);
+	must_mount(src, dst, type, 0, opts);
 }
 
 /* whether the 9p mount on dir shows "posixacl" in /proc/mounts */
@@ -428,11 +435,15 @@ int main(void)
 	say("%ld CPUs online", sysconf(_SC_NPROCESSORS_ONLN));
 	umask(022);
 	mkdir("/mnt", 0755);
-	mount_9p(must_env("ACL9P_SRC"), SHARE, must_env("ACL9P_OPTS"));
+	mount_share(env("ACL9P_FSTYPE", "9p"), must_env("ACL9P_SRC"), SHARE,
+		    must_env("ACL9P_OPTS"));
 	if (!strcmp(mode, "check")) {
 		export_acl_requirement();
-		mount_9p(must_env("ACL9P_NOACL_SRC"), NOACL,
-			 must_env("ACL9P_NOACL_OPTS"));
+		if (getenv("ACL9P_NOACL_SRC"))
+			mount_share("9p", must_env("ACL9P_NOACL_SRC"), NOACL,
+				    must_env("ACL9P_NOACL_OPTS"));
+		else
+			unsetenv("ACL9P_MNT_NOACL");
 		run_tests();
 	} else if (!strcmp(mode, "demo")) {
 		run_demo();

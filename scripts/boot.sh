@@ -68,8 +68,16 @@ rm -rf "$out"
 mkdir -p "$out" "$run"
 "$ACL9P_TOP/server/prepare-export.sh" "$server" "$export_dir"
 mapfile -t args < <(server_qemu_args "$export_dir" "$out")
-[ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments"
+fstype=${SERVER_FSTYPE:-9p}
+# A 9p server must give QEMU a device; a guest-local share (tmpfs) has none.
+[ ${#args[@]} -gt 0 ] || [ "$fstype" != 9p ] ||
+	die "boot: server $server gave no QEMU arguments"
 trans=$(server_transport "$export_dir")
+# Whether the server has a host side at all (SERVER_CANNOT word "host"):
+# without one there is nothing for acl9p-hostctl to change and nothing
+# for acl9p-hostcheck to read, and the guest is told so.
+host_side=1
+[[ " ${SERVER_CANNOT:-} " != *" host "* ]] || host_side=0
 
 # The rig's own kernels are built with 9p POSIX ACL support, so a test
 # whose ACL probe meets EOPNOTSUPP fails instead of skipping there,
@@ -86,10 +94,18 @@ fi
 guest_env=(
 	ACL9P_MODE="$mode" ACL9P_CELL="$cell" ACL9P_KERNEL="$label"
 	ACL9P_SERVER="$server" ACL9P_ACCESS="$c_access" ACL9P_CACHE="$c_cache"
-	ACL9P_SRC="$(server_source share)" ACL9P_OPTS="$c_mount,$trans"
-	ACL9P_NOACL_SRC="$(server_source noacl)" ACL9P_NOACL_OPTS="$noacl_mount,$trans"
 	ACL9P_REQUIRE_ACL="$require_acl"
 )
+if [ "$fstype" = 9p ]; then
+	guest_env+=(ACL9P_SRC="$(server_source share)" ACL9P_OPTS="$c_mount,$trans"
+		ACL9P_NOACL_SRC="$(server_source noacl)" ACL9P_NOACL_OPTS="$noacl_mount,$trans")
+else
+	# The cell's 9p options mean nothing to another filesystem, and
+	# there is no second mount of a guest-local export.
+	guest_env+=(ACL9P_FSTYPE="$fstype" ACL9P_SRC="$(server_source share)"
+		ACL9P_OPTS="$trans")
+fi
+[ $host_side = 1 ] || guest_env+=(ACL9P_NOHOST=1)
 [ "$require_acl" != auto ] || guest_env+=(ACL9P_PROBE_OPTS="$probe_mount,$trans")
 [ -z "${TESTS:-}" ] || guest_env+=(ACL9P_TESTS="$TESTS")
 [ -z "${RACE_MS:-}" ] || guest_env+=(ACL9P_RACE_MS="$RACE_MS")
@@ -102,7 +118,7 @@ hostctl=$ACL9P_BUILD/tests/acl9p-hostctl
 hostcheck=$ACL9P_BUILD/tests/acl9p-hostcheck
 # A check run without them would pass on less: the host-change tests
 # would lose their channel, the stored bytes would go unchecked.
-if [ "$mode" = check ]; then
+if [ "$mode" = check ] && [ $host_side = 1 ]; then
 	for t in "$hostctl" "$hostcheck"; do
 		[ -x "$t" ] || die "boot: ${t#$ACL9P_TOP/} missing (run: make tools)"
 	done
@@ -192,7 +208,7 @@ if [ -f "$out/console.log" ] && grep -qE "$splats" "$out/console.log"; then
 fi
 
 # The host half of the tests: bytes stored on the export.
-if [ "$mode" = check ]; then
+if [ "$mode" = check ] && [ $host_side = 1 ]; then
 	"$hostcheck" --prefix "$SERVER_XATTR_PREFIX" "$export_dir" \
 		<"$out/ktap.txt" >"$out/hostcheck.ktap" 2>>"$out/qemu.log" || true
 fi

@@ -112,6 +112,11 @@ int a9_hostctl_probe(char *why, size_t whysz)
 	const char *dev = getenv("ACL9P_HOSTCTL");
 	int r;
 
+	if (getenv("ACL9P_NOHOST")) {
+		snprintf(why, whysz, "the share has no host side (ACL9P_NOHOST: %s)",
+			 a9_env("ACL9P_SERVER", "a guest-local share"));
+		return -ENODEV;
+	}
 	if (!dev || !*dev) {
 		snprintf(why, whysz, "no host control channel (ACL9P_HOSTCTL unset: boot without acl9p-hostctl)");
 		return -ENODEV;
