@@ -168,6 +168,9 @@ TEST_F(tools, setfacl_x_missing_entry)
 	BOTH("setfacl -m u:1001:rw f");
 	BOTH("setfacl -x u:1003 f");
 	BOTH("getfacl -n --omit-header f");
+	/* nothing was removed: the ACL is the one set */
+	HAS("user:1001:rw-\n");
+	HAS("mask::rw-\n");
 }
 
 TEST_F(tools, setfacl_b_removes_all)
