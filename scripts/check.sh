@@ -4,7 +4,10 @@
 # counts them and whose exit status is ours.
 #
 # Environment: MATRIX (the set, default "default"), KERNEL (a bzImage
-# to test as "custom" instead of the rig's kernels), CELL (glob over the
+# to test as "custom" instead of the rig's kernels; ACL9P_KERNEL_LABEL
+# names it otherwise: make bite judges a bugged kernel as "patched",
+# by the lists of the series), ACL9P_RESULTS (where the cells' results
+# go, default build/results), CELL (glob over the
 # set's cell names), JOBS, ACL9P_TIMEOUT (seconds per VM, default 300),
 # TESTS (glob over test binaries, passed on to boot.sh and to the
 # report, which fails a test of build/tests/manifest that a cell of the
@@ -16,12 +19,12 @@ set -eu
 set_name=${MATRIX:-default}
 filter=${CELL:-*}
 jobs=${JOBS:-2}
-results=$ACL9P_BUILD/results
+results=${ACL9P_RESULTS:-$ACL9P_BUILD/results}
 
 declare -A kernels=()
 if [ -n "${KERNEL:-}" ]; then
 	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
-	kernels[custom]=$(readlink -f "$KERNEL")
+	kernels[${ACL9P_KERNEL_LABEL:-custom}]=$(readlink -f "$KERNEL")
 else
 	kernels[vanilla]=$ACL9P_BUILD/kernels/vanilla.bzImage
 	if "$ACL9P_TOP/scripts/series-available.sh"; then
@@ -63,7 +66,7 @@ note "check: set $set_name, ${#cells[@]} cells, $jobs at a time"
 run_cell() {
 	local cell=$1
 	if "$ACL9P_TOP/scripts/boot.sh" --kernel "${kernels[${cell%%.*}]}" \
-		--cell "$cell" --timeout "${ACL9P_TIMEOUT:-300}" \
+		--cell "$cell" --timeout "${ACL9P_TIMEOUT:-300}" --out "$results/$cell" \
 		>"$ACL9P_BUILD/logs/$cell.boot.log" 2>&1; then
 		echo "  $cell: ran in $(sed -n 's/^wall_ms=//p' "$results/$cell/status") ms"
 	else
