@@ -3,6 +3,7 @@
 # sets before boot, so the guest can check the host-to-guest direction:
 #   hostset/f  ACL u::rw-,u:1001:r--,g::r--,m::r--,o::---
 #   hostset/d  default ACL d:u::rwx,d:u:1002:r-x,d:g::r-x,d:m::r-x,d:o::---
+#   hostbad/f  a malformed access ACL (servers with SERVER_XATTR_PREFIX only)
 # A server with no SERVER_XATTR_PREFIX keeps ACLs as the host's own
 # system.posix_acl_*, so setfacl sets them; one with a prefix keeps the
 # guest's bytes under PREFIX.system.posix_acl_*, so those are copied
@@ -41,3 +42,13 @@ for x in f:access d:default; do
 	setfattr -n "$SERVER_XATTR_PREFIX$name" -v "$v" "$export/hostset/${x%%:*}"
 done
 rm -rf "$scratch"
+
+# A malformed ACL as the server keeps it: version 1 (POSIX_ACL_XATTR_VERSION
+# is 2), u::rw-,g::r--,o::r-- on a file of mode 0644.  Only an opaque
+# xattr can hold one: a real system.posix_acl_* is validated by the host
+# kernel, so the servers without a prefix have no hostbad/.
+mkdir -p "$export/hostbad"
+echo "malformed ACL" >"$export/hostbad/f"
+chmod 0644 "$export/hostbad/f"
+setfattr -n "${SERVER_XATTR_PREFIX}system.posix_acl_access" \
+	-v 0x0100000001000600ffffffff04000400ffffffff20000400ffffffff "$export/hostbad/f"

@@ -14,6 +14,8 @@
  */
 #include <linux/capability.h>
 
+#include <dirent.h>
+
 #include "acl9p_test.h"
 
 A9_FIXTURE(hostcheck, A9_PROBE)
@@ -246,6 +248,58 @@ TEST_F(hostset, file_acl_decides_permission)
 	a.flags = O_WRONLY;
 	A9_RUN_AS(r, &c1, a9_fn_open, &a);
 	EXPECT_EQ(EACCES, r) TH_LOG("uid 1001 (u:1001:r--) write: %s", a9_errname(r));
+}
+
+/* ---- a malformed ACL stored on the host (hostbad/, prepare-export.sh) */
+
+FIXTURE(hostbad) {
+	char p[PATH_MAX];
+};
+
+FIXTURE_SETUP(hostbad)
+{
+	char d[PATH_MAX];
+	DIR *dir;
+	struct dirent *de;
+	int found = 0;
+
+	/* readdir, not stat: the lookup is what is under test */
+	a9_path(d, a9_mnt(), "hostbad");
+	dir = opendir(d);
+	if (!dir)
+		A9_SETUP_SKIP("%.200s: %s: the server keeps real ACLs, which the host kernel validates, so it holds no malformed one",
+			      d, strerror(errno));
+	while ((de = readdir(dir)))
+		found |= !strcmp(de->d_name, "f");
+	closedir(dir);
+	ASSERT_TRUE(found) TH_LOG("%s/f missing (prepare-export.sh makes it)", d);
+	a9_path(self->p, d, "f");
+}
+
+FIXTURE_TEARDOWN(hostbad)
+{
+}
+
+/*
+ * The file's stored access ACL does not parse (version 1).  With
+ * access=client the client decides permissions from the ACL, so it must
+ * not set the inode up without one: 6.1 fails the lookup with EIO, and
+ * the mode bits (0644, readable by all) never decide.
+ */
+TEST_F(hostbad, malformed_host_acl_fails_closed)
+{
+	struct stat st;
+	int r, fd;
+
+	r = A9_ERR(stat(self->p, &st));
+	EXPECT_ERRNO(-EIO, r);
+	if (!r)
+		TH_LOG("stat %s: mode %04o", self->p, st.st_mode & 07777);
+	fd = open(self->p, O_RDONLY);
+	r = fd < 0 ? -errno : 0;
+	EXPECT_ERRNO(-EIO, r);
+	if (fd >= 0)
+		close(fd);
 }
 
 TEST_HARNESS_MAIN
