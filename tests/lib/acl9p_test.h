@@ -120,6 +120,31 @@ static inline int a9_list_tests(void)
 
 enum { A9_PROBE = 1, A9_NOPROBE = 0 };
 
+/*
+ * Whether the share takes POSIX ACLs (a probe in dir, a directory on
+ * it): skip the test where it does not and may not, fail it where the
+ * kernel is known to have ACL support.
+ */
+static inline void a9_setup_probe(struct __test_metadata *_metadata,
+				  const char *dir)
+{
+	int r = a9_probe_acl(dir);
+
+	/*
+	 * Skip only where ACL support may really be absent: when the
+	 * kernel is known to have it (ACL9P_REQUIRE_ACL=1, see the init),
+	 * a refusal is the bug under test, not a missing feature
+	 * (upstream's access=user regression looked just so).
+	 */
+	ASSERT_FALSE(r == -EOPNOTSUPP && a9_acl_required())
+		TH_LOG("%s refuses POSIX ACLs (setxattr %s: EOPNOTSUPP) although the kernel has 9p ACL support (ACL9P_REQUIRE_ACL=1)",
+		       a9_mnt(), A9_XA_ACCESS);
+	if (r == -EOPNOTSUPP)
+		A9_SETUP_SKIP("POSIX ACLs not supported on %s (setxattr %s: EOPNOTSUPP)",
+			      a9_mnt(), A9_XA_ACCESS);
+	ASSERT_EQ(0, r) TH_LOG("ACL probe in %s failed: %s", dir, a9_errname(r));
+}
+
 static inline void a9_setup(struct __test_metadata *_metadata,
 			    const char *fixture, char *dir, size_t dirsz,
 			    char *ldir, size_t ldirsz, int probe)
@@ -142,23 +167,8 @@ static inline void a9_setup(struct __test_metadata *_metadata,
 					       a9_local(), a9_errname(r));
 		}
 	}
-	if (probe == A9_PROBE) {
-		r = a9_probe_acl(dir);
-		/*
-		 * Skip only where ACL support may really be absent: when the
-		 * kernel is known to have it (ACL9P_REQUIRE_ACL=1, see the
-		 * init), a refusal is the bug under test, not a missing
-		 * feature (upstream's access=user regression looked just so).
-		 */
-		ASSERT_FALSE(r == -EOPNOTSUPP && a9_acl_required())
-			TH_LOG("%s refuses POSIX ACLs (setxattr %s: EOPNOTSUPP) although the kernel has 9p ACL support (ACL9P_REQUIRE_ACL=1)",
-			       a9_mnt(), A9_XA_ACCESS);
-		if (r == -EOPNOTSUPP)
-			A9_SETUP_SKIP("POSIX ACLs not supported on %s (setxattr %s: EOPNOTSUPP)",
-				      a9_mnt(), A9_XA_ACCESS);
-		ASSERT_EQ(0, r) TH_LOG("ACL probe in %s failed: %s", dir,
-				       a9_errname(r));
-	}
+	if (probe == A9_PROBE)
+		a9_setup_probe(_metadata, dir);
 }
 
 /*

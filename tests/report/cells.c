@@ -418,8 +418,9 @@ static const struct expect_entry *test_caused(struct cell *c, struct test *t,
 }
 
 /*
- * The skip entry that names t in c and whose cause (if it has any)
- * matches why it skipped; NULL if none.  A skip is the cell's shape, as
+ * The skip entry that names t in c and, for a test that skipped, whose
+ * cause (if it has any) matches why it skipped; NULL if none.  For a
+ * test that ran there is no reason to match: the names decide.  A skip is the cell's shape, as
  * deterministic as its mount options: a test that skips where no entry
  * says so lost its coverage without failing (a host that did not
  * pre-populate the export, a probe that stopped seeing ACLs).
@@ -432,7 +433,8 @@ static const struct expect_entry *skip_entry(struct expect_list *sl,
 		struct expect_entry *e = &sl->v[i];
 		if (!expect_names(e, c->name, t->full))
 			continue;
-		if (e->ncauses && !expect_cause_matches(e, t->reason))
+		if (t->raw == RAW_SKIP && e->ncauses &&
+		    !expect_cause_matches(e, t->reason))
 			continue;
 		if (use)
 			e->used++;

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * acl9p_overlay: POSIX ACLs through overlayfs, whose own ACL writes the
+ * series routes through the ACL api (patch 10).  overlayfs writes ACLs
+ * to its upper layer in three places: copy up (the ACLs of the lower
+ * object), create over a whiteout (the ACLs inherited from the merged
+ * parent) and the work dir (it removes what the work dir inherited, so
+ * that nothing created there leaks it).  Each variant puts the layers
+ * somewhere else:
+ *   local:       lower, upper and work on the guest's tmpfs;
+ *   share_upper: upper and work on the share, lower on tmpfs (with
+ *                access=client the upper interprets ACLs, with
+ *                access=user it keeps them as opaque xattrs);
+ *   share_lower: lower on the share, upper and work on tmpfs (with
+ *                access=user a lower ACL is a raw value the upper must
+ *                parse, as 6.1 did).
+ * The fixture builds the same lower tree each time and gives the work
+ * dir a default ACL of its own before the mount: a uid no layer names
+ * (1002), which must reach nothing.
+ */
+#include <sys/mount.h>
+
+#include "acl9p_test.h"
+
+/* lower/d: default ACL DEF, holds f; lower/fa: access ACL ACC */
+static const char *DEF = "u::rwx,u:1001:rwx,g::r-x,m::rwx,o::---";
+/* what a file created with mode 0640 in d gets from DEF */
+static const char *INH = "u::rw-,u:1001:rwx,g::r-x,m::r--,o::---";
+static const char *ACC = "u::rw-,u:1001:r--,g::r--,m::r--,o::---";
+/* the work dir's own default ACL: a uid no layer names */
+static const char *WORKDEF = "u::rwx,u:1002:rwx,g::r-x,m::rwx,o::r-x";
+
+FIXTURE(overlay) {
+	char base_lower[PATH_MAX], base_upper[PATH_MAX];
+	char lower[PATH_MAX], upper[PATH_MAX], work[PATH_MAX];
+	char merged[PATH_MAX];
+	char p[PATH_MAX], q[PATH_MAX];
+	int mounted;
+};
+
+FIXTURE_VARIANT(overlay) {
+	const char *where;	/* the variant's name, for the work dirs */
+	int lower_on_share, upper_on_share;
+};
+
+FIXTURE_VARIANT_ADD(overlay, local) {
+	.where = "local",
+	.lower_on_share = 0, .upper_on_share = 0,
+};
+
+FIXTURE_VARIANT_ADD(overlay, share_upper) {
+	.where = "share_upper",
+	.lower_on_share = 0, .upper_on_share = 1,
+};
+
+FIXTURE_VARIANT_ADD(overlay, share_lower) {
+	.where = "share_lower",
+	.lower_on_share = 1, .upper_on_share = 0,
+};
+
+static int create(const char *path, mode_t mode)
+{
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, mode);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+FIXTURE_SETUP(overlay)
+{
+	char name[512], opts[4 * PATH_MAX];
+	struct stat st;
+	int r;
+
+	umask(022);
+	self->mounted = 0;
+	snprintf(name, sizeof(name), "%s.%s.%s", a9_binary(), variant->where,
+		 _metadata->name);
+	if (stat(a9_local(), &st))
+		A9_SETUP_SKIP("ACL9P_LOCAL (%s) does not exist", a9_local());
+	r = a9_mkworkdir(variant->lower_on_share ? a9_mnt() : a9_local(),
+			 name, self->base_lower, sizeof(self->base_lower));
+	ASSERT_EQ(0, r) TH_LOG("lower work dir: %s", a9_errname(r));
+	if (variant->lower_on_share == variant->upper_on_share) {
+		snprintf(self->base_upper, sizeof(self->base_upper), "%s",
+			 self->base_lower);
+	} else {
+		r = a9_mkworkdir(variant->upper_on_share ? a9_mnt() : a9_local(),
+				 name, self->base_upper, sizeof(self->base_upper));
+		ASSERT_EQ(0, r) TH_LOG("upper work dir: %s", a9_errname(r));
+	}
+	/* the layer on the share needs its ACLs (none with 9P2000.u) */
+	if (variant->lower_on_share || variant->upper_on_share)
+		a9_setup_probe(_metadata, variant->lower_on_share ?
+				 self->base_lower : self->base_upper);
+	a9_path(self->lower, self->base_lower, "lower");
+	a9_path(self->upper, self->base_upper, "upper");
+	a9_path(self->work, self->base_upper, "work");
+	/* the mount point on the tmpfs side, whichever layer that is */
+	a9_path(self->merged, variant->lower_on_share ? self->base_upper :
+			      self->base_lower, "merged");
+	ASSERT_EQ(0, a9_mkdir(self->lower, 0755));
+	ASSERT_EQ(0, a9_mkdir(self->upper, 0755));
+	ASSERT_EQ(0, a9_mkdir(self->work, 0755));
+	ASSERT_EQ(0, a9_mkdir(self->merged, 0755));
+
+	/* the lower tree, before the mount (overlayfs does not expect a
+	 * lower layer to change under it) */
+	a9_path(self->p, self->lower, "d");
+	ASSERT_EQ(0, a9_mkdir(self->p, 0750));
+	ASSERT_SET(self->p, A9_XA_DEFAULT, DEF);
+	a9_path(self->p, self->lower, "d/f");
+	ASSERT_EQ(0, create(self->p, 0640));
+	a9_path(self->p, self->lower, "plain");
+	ASSERT_EQ(0, a9_mkdir(self->p, 0755));
+	a9_path(self->p, self->lower, "fa");
+	ASSERT_EQ(0, create(self->p, 0640));
+	ASSERT_SET(self->p, A9_XA_ACCESS, ACC);
+	ASSERT_SET(self->work, A9_XA_DEFAULT, WORKDEF);
+
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 self->lower, self->upper, self->work);
+	r = A9_ERR(mount("overlay", self->merged, "overlay", 0, opts));
+	if (r == -ENODEV)
+		A9_SETUP_SKIP("overlayfs is not in this kernel (mount: ENODEV)");
+	ASSERT_EQ(0, r) TH_LOG("mount -t overlay -o %s: %s", opts, a9_errname(r));
+	self->mounted = 1;
+}
+
+FIXTURE_TEARDOWN(overlay)
+{
+	if (self->mounted)
+		umount2(self->merged, MNT_DETACH);
+}
+
+/* A file recreated in a lower directory inherits that directory's
+ * default ACL: create over a whiteout sets the inherited ACL on the
+ * upper file. */
+TEST_F(overlay, recreate_inherits_lower_default)
+{
+	a9_path(self->p, self->merged, "d/f");
+	ASSERT_EQ(0, unlink(self->p)) TH_LOG("unlink %s: %s", self->p,
+					     strerror(errno));
+	ASSERT_ERRNO(0, create(self->p, 0640));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, INH);
+	EXPECT_MODE(self->p, 0640);
+	a9_path(self->q, self->upper, "d/f");
+	EXPECT_ACL(self->q, A9_XA_ACCESS, INH);
+}
+
+/* A new file (no whiteout) in a copied-up directory inherits its
+ * default ACL too. */
+TEST_F(overlay, create_in_lower_dir_inherits_default)
+{
+	a9_path(self->p, self->merged, "d/g");
+	ASSERT_ERRNO(0, create(self->p, 0640));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, INH);
+	a9_path(self->q, self->upper, "d");
+	EXPECT_ACL(self->q, A9_XA_DEFAULT, DEF);
+}
+
+/* The work dir's own ACLs are removed when overlayfs sets it up. */
+TEST_F(overlay, workdir_inherited_acls_removed)
+{
+	a9_path(self->p, self->work, "work");
+	EXPECT_NOACL(self->p, A9_XA_DEFAULT);
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+}
+
+/* Copy up goes through the work dir: a directory copied up, and a file
+ * created in it, get nothing from the work dir's default ACL. */
+TEST_F(overlay, copy_up_takes_nothing_from_workdir)
+{
+	a9_path(self->p, self->merged, "plain/new");
+	ASSERT_ERRNO(0, create(self->p, 0644));
+	a9_path(self->q, self->upper, "plain");
+	EXPECT_NOACL(self->q, A9_XA_DEFAULT);
+	EXPECT_NOACL(self->q, A9_XA_ACCESS);
+	a9_path(self->q, self->upper, "plain/new");
+	EXPECT_NOACL(self->q, A9_XA_ACCESS);
+	EXPECT_MODE(self->q, 0644);
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+}
+
+/* Copy up of a file keeps its access ACL. */
+TEST_F(overlay, copy_up_keeps_access_acl)
+{
+	int fd;
+
+	a9_path(self->p, self->merged, "fa");
+	fd = open(self->p, O_WRONLY);
+	ASSERT_LE(0, fd) TH_LOG("open %s for writing: %s", self->p,
+				strerror(errno));
+	close(fd);
+	a9_path(self->q, self->upper, "fa");
+	EXPECT_ACL(self->q, A9_XA_ACCESS, ACC);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, ACC);
+	EXPECT_MODE(self->q, 0640);
+}
+
+/* An ACL set on a merged file lands in the upper layer. */
+TEST_F(overlay, setacl_on_merged_stored_in_upper)
+{
+	static const char *NEW = "u::rw-,u:1003:rw-,g::r--,m::rw-,o::---";
+
+	a9_path(self->p, self->merged, "d/f");
+	ASSERT_SET(self->p, A9_XA_ACCESS, NEW);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, NEW);
+	EXPECT_MODE(self->p, 0660);
+	a9_path(self->q, self->upper, "d/f");
+	EXPECT_ACL(self->q, A9_XA_ACCESS, NEW);
+}
+
+/* Removing the ACL of a merged file removes the upper's. */
+TEST_F(overlay, remove_acl_on_merged)
+{
+	a9_path(self->p, self->merged, "fa");
+	ASSERT_EQ(0, a9_remove(self->p, A9_XA_ACCESS));
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	a9_path(self->q, self->upper, "fa");
+	EXPECT_NOACL(self->q, A9_XA_ACCESS);
+	EXPECT_MODE(self->q, 0640);
+}
+
+/* chmod of a merged file rewrites the mask of its ACL. */
+TEST_F(overlay, chmod_on_merged_updates_mask)
+{
+	a9_path(self->p, self->merged, "fa");
+	ASSERT_EQ(0, chmod(self->p, 0600));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1001:r--,g::r--,m::---,o::---");
+	a9_path(self->q, self->upper, "fa");
+	EXPECT_ACL(self->q, A9_XA_ACCESS, "u::rw-,u:1001:r--,g::r--,m::---,o::---");
+}
+
+TEST_HARNESS_MAIN
