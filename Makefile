@@ -10,7 +10,9 @@
 #                build/tests/manifest, the tests every cell must report
 #   make deps    install the Debian packages that are missing
 #   make check-series  bisectability, warnings and checkpatch of the series
-#   make bite    put known bugs into the 9p ACL code, see which tests catch them
+#   make bite    put known bugs into the ACL code, see which tests catch them
+#   make raw-acl-probe  in-kernel callers of the raw xattr path for ACL
+#                names on ACL api inodes, found by a WARN_ONCE run
 #
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
 # MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,
@@ -34,7 +36,7 @@ RACE_MS ?=
 export MATRIX KERNEL CELL TESTS JOBS RACE_MS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series bite cover-results clean distclean
+	tools check-series bite raw-acl-probe cover-results clean distclean
 
 all: demo
 
@@ -101,6 +103,11 @@ cover-results:
 # tests catch it.
 bite: deps guest
 	@scripts/bite.sh
+
+# Put a WARN_ONCE where the raw xattr path refuses ACL names (tests/probes/)
+# and list the callers the cells of make check reach there.
+raw-acl-probe: deps guest
+	@scripts/raw-acl-probe.sh
 
 clean:
 	rm -rf $(B)/results $(B)/run $(B)/logs $(B)/guest $(B)/tests $(B)/report

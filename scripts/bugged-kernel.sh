@@ -1,0 +1,32 @@
+#!/bin/bash
+# Build the patched kernel with one more patch on top of the series (a
+# known bug of tests/bugs/, a probe of tests/probes/), in a worktree of
+# its own (build/linux/bite, objects in build/obj/bite), so the rig's
+# patched kernel stays as it is.
+#
+# usage: bugged-kernel.sh PATCH OUT.bzImage
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+patch=$(readlink -f "${1:?usage: bugged-kernel.sh PATCH OUT.bzImage}")
+out=${2:?usage: bugged-kernel.sh PATCH OUT.bzImage}
+name=$(basename "$patch" .patch)
+wt=$ACL9P_BUILD/linux/bite
+obj=$ACL9P_BUILD/obj/bite
+mkdir -p "$ACL9P_BUILD/logs" "$(dirname "$out")"
+
+"$ACL9P_TOP/scripts/kernel-src.sh" patched
+base=$(git -C "$ACL9P_BUILD/linux/patched" rev-parse HEAD)
+ensure_worktree "$wt" "$base"
+kbuild_env
+git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$base"
+git -C "$wt" apply "$patch" || die "bugged-kernel: $name does not apply to the series"
+"$ACL9P_TOP/scripts/kernel-config.sh" "$wt" "$obj" "$ACL9P_TOP/kernel/config/acl9p.config"
+if ! make -C "$wt" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" bzImage \
+	>"$ACL9P_BUILD/logs/bite-$name.log" 2>&1; then
+	git -C "$wt" checkout -q -f --detach "$base"
+	die "bugged-kernel: $name does not build (build/logs/bite-$name.log)"
+fi
+cp "$obj/arch/x86/boot/bzImage" "$out"
+cp "$obj/System.map" "${out%.bzImage}.System.map"
+git -C "$wt" checkout -q -f --detach "$base"
