@@ -22,22 +22,12 @@ static void mkdefdir(struct __test_metadata *_metadata, char *p,
 	ASSERT_SET(p, A9_XA_DEFAULT, def);
 }
 
-static int create(const char *path, mode_t mode)
-{
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, mode);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
 TEST_F(inherit, file_gets_default_masked_by_mode_0666)
 {
 	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
 	a9_path(self->p, self->dir, "d/f");
 	umask(022);
-	ASSERT_EQ(0, create(self->p, 0666));
+	ASSERT_EQ(0, a9_create(self->p, 0666));
 	EXPECT_ACL(self->p, A9_XA_ACCESS,
 		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--");
 	EXPECT_MODE(self->p, 0664);
@@ -50,7 +40,7 @@ TEST_F(inherit, file_gets_default_masked_by_mode_0600)
 {
 	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
 	a9_path(self->p, self->dir, "d/f");
-	ASSERT_EQ(0, create(self->p, 0600));
+	ASSERT_EQ(0, a9_create(self->p, 0600));
 	EXPECT_ACL(self->p, A9_XA_ACCESS,
 		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::---,o::---");
 	EXPECT_MODE(self->p, 0600);
@@ -60,7 +50,7 @@ TEST_F(inherit, file_gets_default_masked_by_mode_0640)
 {
 	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
 	a9_path(self->p, self->dir, "d/f");
-	ASSERT_EQ(0, create(self->p, 0640));
+	ASSERT_EQ(0, a9_create(self->p, 0640));
 	EXPECT_ACL(self->p, A9_XA_ACCESS,
 		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
 	EXPECT_MODE(self->p, 0640);
@@ -73,7 +63,7 @@ TEST_F(inherit, umask_ignored_under_default_acl)
 	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
 	a9_path(self->p, self->dir, "d/f");
 	umask(077);
-	ASSERT_EQ(0, create(self->p, 0666));
+	ASSERT_EQ(0, a9_create(self->p, 0666));
 	EXPECT_MODE(self->p, 0664);
 	ASSERT_EQ(0, a9_lib_get_text(self->p, 0, t, sizeof(t)));
 	EXPECT_STREQ("u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--", t);
@@ -85,7 +75,7 @@ TEST_F(inherit, umask_applied_without_default_acl)
 	ASSERT_EQ(0, a9_mkdir(self->q, 0777));
 	a9_path(self->p, self->dir, "d/f");
 	umask(027);
-	ASSERT_EQ(0, create(self->p, 0666));
+	ASSERT_EQ(0, a9_create(self->p, 0666));
 	EXPECT_MODE(self->p, 0640);
 	EXPECT_NOACL(self->p, A9_XA_ACCESS);
 	a9_path(self->p, self->dir, "d/sub");
@@ -100,7 +90,7 @@ TEST_F(inherit, minimal_default_gives_mode_without_xattr)
 	mkdefdir(_metadata, self->q, self->dir, "d", "u::rwx,g::r-x,o::r--");
 	a9_path(self->p, self->dir, "d/f");
 	umask(077);
-	ASSERT_EQ(0, create(self->p, 0666));
+	ASSERT_EQ(0, a9_create(self->p, 0666));
 	EXPECT_MODE(self->p, 0644);
 	EXPECT_NOACL(self->p, A9_XA_ACCESS);
 	a9_hostcheck(self->p, A9_XA_ACCESS, NULL, 0);
@@ -152,7 +142,7 @@ TEST_F(inherit, nested_subdirs_propagate_default)
 		EXPECT_ACL(self->p, A9_XA_DEFAULT, DEF);
 	}
 	strcat(self->p, "/f");
-	ASSERT_EQ(0, create(self->p, 0640));
+	ASSERT_EQ(0, a9_create(self->p, 0640));
 	EXPECT_ACL(self->p, A9_XA_ACCESS,
 		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
 }
@@ -212,7 +202,7 @@ TEST_F(inherit, rename_keeps_acl_and_does_not_inherit)
 	EXPECT_MODE(self->q, 0644);
 	/* created there, moved out: keeps the inherited ACL */
 	a9_path(self->p, self->dir, "d/inherited");
-	ASSERT_EQ(0, create(self->p, 0640));
+	ASSERT_EQ(0, a9_create(self->p, 0640));
 	plain = "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---";
 	a9_path(self->q, self->dir, "moved-out");
 	ASSERT_EQ(0, rename(self->p, self->q));
@@ -225,7 +215,7 @@ TEST_F(inherit, default_with_only_named_group)
 
 	mkdefdir(_metadata, self->q, self->dir, "d", def);
 	a9_path(self->p, self->dir, "d/f");
-	ASSERT_EQ(0, create(self->p, 0777));
+	ASSERT_EQ(0, a9_create(self->p, 0777));
 	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rwx,g::---,g:1003:r-x,m::r-x,o::---");
 	EXPECT_MODE(self->p, 0750);
 }
@@ -235,7 +225,7 @@ TEST_F(inherit, file_in_subdir_inherits_after_default_change)
 	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
 	ASSERT_SET(self->q, A9_XA_DEFAULT, "u::rwx,u:1003:r--,g::r--,m::r--,o::---");
 	a9_path(self->p, self->dir, "d/f");
-	ASSERT_EQ(0, create(self->p, 0666));
+	ASSERT_EQ(0, a9_create(self->p, 0666));
 	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1003:r--,g::r--,m::r--,o::---");
 	EXPECT_MODE(self->p, 0640);
 }

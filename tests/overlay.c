@@ -58,16 +58,6 @@ FIXTURE_VARIANT_ADD(overlay, share_lower) {
 	.lower_on_share = 1, .upper_on_share = 0,
 };
 
-static int create(const char *path, mode_t mode)
-{
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, mode);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
 FIXTURE_SETUP(overlay)
 {
 	char name[512], opts[4 * PATH_MAX];
@@ -112,11 +102,11 @@ FIXTURE_SETUP(overlay)
 	ASSERT_EQ(0, a9_mkdir(self->p, 0750));
 	ASSERT_SET(self->p, A9_XA_DEFAULT, DEF);
 	a9_path(self->p, self->lower, "d/f");
-	ASSERT_EQ(0, create(self->p, 0640));
+	ASSERT_EQ(0, a9_create(self->p, 0640));
 	a9_path(self->p, self->lower, "plain");
 	ASSERT_EQ(0, a9_mkdir(self->p, 0755));
 	a9_path(self->p, self->lower, "fa");
-	ASSERT_EQ(0, create(self->p, 0640));
+	ASSERT_EQ(0, a9_create(self->p, 0640));
 	ASSERT_SET(self->p, A9_XA_ACCESS, ACC);
 	ASSERT_SET(self->work, A9_XA_DEFAULT, WORKDEF);
 
@@ -143,7 +133,7 @@ TEST_F(overlay, recreate_inherits_lower_default)
 	a9_path(self->p, self->merged, "d/f");
 	ASSERT_EQ(0, unlink(self->p)) TH_LOG("unlink %s: %s", self->p,
 					     strerror(errno));
-	ASSERT_ERRNO(0, create(self->p, 0640));
+	ASSERT_ERRNO(0, a9_create(self->p, 0640));
 	EXPECT_ACL(self->p, A9_XA_ACCESS, INH);
 	EXPECT_MODE(self->p, 0640);
 	a9_path(self->q, self->upper, "d/f");
@@ -155,7 +145,7 @@ TEST_F(overlay, recreate_inherits_lower_default)
 TEST_F(overlay, create_in_lower_dir_inherits_default)
 {
 	a9_path(self->p, self->merged, "d/g");
-	ASSERT_ERRNO(0, create(self->p, 0640));
+	ASSERT_ERRNO(0, a9_create(self->p, 0640));
 	EXPECT_ACL(self->p, A9_XA_ACCESS, INH);
 	a9_path(self->q, self->upper, "d");
 	EXPECT_ACL(self->q, A9_XA_DEFAULT, DEF);
@@ -174,7 +164,7 @@ TEST_F(overlay, workdir_inherited_acls_removed)
 TEST_F(overlay, copy_up_takes_nothing_from_workdir)
 {
 	a9_path(self->p, self->merged, "plain/new");
-	ASSERT_ERRNO(0, create(self->p, 0644));
+	ASSERT_ERRNO(0, a9_create(self->p, 0644));
 	a9_path(self->q, self->upper, "plain");
 	EXPECT_NOACL(self->q, A9_XA_DEFAULT);
 	EXPECT_NOACL(self->q, A9_XA_ACCESS);

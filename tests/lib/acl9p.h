@@ -127,6 +127,10 @@ int a9_probe_acl(const char *dir);
 
 /* create a regular file with exactly this mode (fchmod after create) */
 int a9_mkfile(const char *path, mode_t mode, const char *content);
+/* open(O_CREAT | O_EXCL) with mode, nothing more: the mode the kernel
+ * derives from the umask or an inherited default ACL stays as it is
+ * (a9_mkfile() chmods to mode afterwards).  0 or -errno. */
+int a9_create(const char *path, mode_t mode);
 /* mkdir with exactly this mode */
 int a9_mkdir(const char *path, mode_t mode);
 /* open + fsync + close (works for directories) */

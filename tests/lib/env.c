@@ -129,6 +129,16 @@ int a9_mkfile(const char *path, mode_t mode, const char *content)
 	return r;
 }
 
+int a9_create(const char *path, mode_t mode)
+{
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, mode);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 int a9_fsync_path(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
