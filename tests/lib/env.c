@@ -200,7 +200,7 @@ void a9_hostcheck(const char *path, const char *name, const void *value,
 	size_t ml = strlen(mnt);
 	const char *rel = path;
 
-	/* A guest-local share (server/tmpfs.sh): the bytes the guest reads
+	/* A guest-local share (server/local-tmpfs.sh): the bytes the guest reads
 	 * back are the only ones there are, and the test checks those. */
 	if (getenv("ACL9P_NOHOST"))
 		return;

@@ -117,7 +117,7 @@ static int add_asked(struct run *r, const char *results, const char *filter,
 			break;
 		}
 		/* --cell-filter: the others were not asked for this time */
-		if ((filter && fnmatch(filter, line, 0) != 0) || has_cell(r, line))
+		if ((filter && fnmatch(filter, line, FNM_EXTMATCH) != 0) || has_cell(r, line))
 			continue;
 		/* A directory the scan did not take for a cell is still the
 		 * cell's: it ran, and wrote nothing there. */
@@ -163,7 +163,7 @@ int run_load(struct run *r, const char *results, const char *filter,
 		if (!is_cell)
 			continue;
 		seen++;
-		if (filter && fnmatch(filter, nm, 0) != 0)
+		if (filter && fnmatch(filter, nm, FNM_EXTMATCH) != 0)
 			continue;
 		grow(&r->v, &r->cap, r->n, sizeof(*r->v));
 		load_cell(&r->v[r->n++], results, nm);

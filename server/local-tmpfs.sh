@@ -9,9 +9,9 @@
 # SERVER_FSTYPE is not 9p: the cell's 9p mount options (access, cache,
 # msize) do not apply, the share is mounted with server_transport's
 # options alone, so one cell per kernel is enough (tests/matrix.conf
-# names it *.tmpfs.client.none).  There is no second mount of the same
+# names it *.local-tmpfs.client.none).  There is no second mount of the same
 # export and no host side: the tests that need either skip with the
-# reason (tests/expected/skip.tmpfs lists them).
+# reason (tests/expected/skip.local-tmpfs lists them).
 SERVER_FSTYPE=tmpfs
 SERVER_XATTR_PREFIX=
 SERVER_CANNOT=host
