@@ -68,6 +68,7 @@ tools: deps
 
 guest: tools
 	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
+	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/guest/acl9p-fused server/fuse/acl9p-fused.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
 	@scripts/manifest.sh $(B)/tests
 	@mkdir -p $(B)/tests/rig

@@ -17,8 +17,10 @@
  *   ACL9P_MODE        check | demo | shell (default check)
  *   ACL9P_SRC, ACL9P_OPTS
  *                     9p mount source and options of the share under test
- *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs for the
- *                     local reference run through the whole suite)
+ *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs, ext4 for
+ *                     the guest-local cells; fuse: ACL9P_SRC is the
+ *                     backing directory of the guest's acl9p-fused and
+ *                     ACL9P_OPTS its option, "-" for none)
  *   ACL9P_NOACL_SRC, ACL9P_NOACL_OPTS
  *                     the same export without posixacl (check mode; a 9p
  *                     share only: unset, there is no second mount, and
@@ -145,9 +147,49 @@ static void must_mount(const char *src, const char *dst, const char *type,
 		     opts ? opts : "", strerror(errno));
 }
 
+#define FUSED		"/bin/acl9p-fused"
+
+/*
+ * A FUSE share (server/local-fuse*.sh): there is no mount(2) of it to
+ * do here, the guest's FUSE daemon mounts it and then serves it.  src
+ * is the daemon's backing directory, made a tmpfs of its own (the store
+ * that holds the files and their ACL xattrs); opts are the daemon's
+ * options.  The daemon's first process returns once the mount is there.
+ */
+static void start_fuse(const char *src, const char *dst, const char *opts)
+{
+	char *argv[6];
+	int st, n = 0;
+	pid_t pid;
+
+	must_mount("tmpfs", src, "tmpfs", 0, "mode=0755");
+	mkdir(dst, 0755);
+	argv[n++] = FUSED;
+	if (strcmp(opts, "-"))
+		argv[n++] = (char *)opts;
+	argv[n++] = (char *)src;
+	argv[n++] = (char *)dst;
+	argv[n] = NULL;
+	say("%s %s %s %s", FUSED, strcmp(opts, "-") ? opts : "", src, dst);
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (!pid) {
+		execv(argv[0], argv);
+		say("exec %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		fail("%s did not mount %s (see its message above)", FUSED, dst);
+}
+
 static void mount_share(const char *type, const char *src, const char *dst,
 			const char *opts)
 {
+	if (!strcmp(type, "fuse")) {
+		start_fuse(src, dst, opts);
+		return;
+	}
 	say("mount -t %s %s %s -o %s", type, src, dst, opts);
 	must_mount(src, dst, type, 0, opts);
 }

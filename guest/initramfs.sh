@@ -3,7 +3,8 @@
 # no device nodes on the host, the same bytes for the same inputs.
 #
 # usage: initramfs.sh OUT.cpio INIT TESTS_DIR GEN_INIT_CPIO
-# Contents: /init (static C), busybox (static) for the shell and the
+# Contents: /init (static C), /bin/acl9p-fused (static C, next to the
+# init), busybox (static) for the shell and the
 # demo, getfacl/setfacl (static, or with the libraries they link), the
 # test binaries.
 set -eu
@@ -19,6 +20,8 @@ busybox=/bin/busybox
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /init $init 0755 0 0"
 	echo "file /bin/busybox $busybox 0755 0 0"
+	# the FUSE daemon of the local-fuse cells (server/fuse/)
+	echo "file /bin/acl9p-fused ${init%/*}/acl9p-fused 0755 0 0"
 	for a in sh ash cat ls mkdir rm echo cp mv ln chmod chown stat touch \
 		id env grep sed head tail sync sleep mount umount dmesg \
 		mkfifo find diff hexdump od printf test true false wc xargs \
