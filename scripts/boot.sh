@@ -138,7 +138,7 @@ fi
 guest_env+=("${sets[@]}")
 
 # loglevel=5: KERN_WARNING (WARN(), lockdep) must reach the console log
-append="console=ttyS0 panic=-1 oops=panic loglevel=5 $(server_cmdline)"
+append="console=ttyS0 panic=-1 oops=panic loglevel=5 $(server_cmdline)${c_boot:+ $c_boot}"
 for e in "${guest_env[@]}"; do
 	case $e in
 	*[[:space:]]*) die "boot: guest setting '$e' has white space (a kernel parameter cannot)" ;;

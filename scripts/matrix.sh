@@ -5,7 +5,8 @@
 #                                for the given kernels
 #   matrix_configs SET           print SET's cells without the kernel part
 #   matrix_cell CELL             parse CELL into c_kernel c_server
-#                                c_access c_cache c_opts, c_noacl (0|1)
+#                                c_access c_cache c_opts, c_noacl (0|1),
+#                                c_boot (its kernel command line words)
 #                                and c_mount (its 9p mount options, no
 #                                transport); dies on a value the matrix
 #                                does not have
@@ -142,8 +143,11 @@ matrix_cell() {
 		fi
 		printf -v "c_$axis" '%s' "$v"
 	done
-	c_noacl=0
+	c_noacl=0 c_boot=
 	[[ " $flags " != *" noacl "* ]] || c_noacl=1
+	for v in $flags; do
+		[[ $v != boot=* ]] || c_boot="$c_boot${c_boot:+ }${v#boot=}"
+	done
 	[ -r "$ACL9P_TOP/server/$c_server.sh" ] ||
 		die "matrix: cell '$cell': no server/$c_server.sh"
 }
