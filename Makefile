@@ -53,6 +53,7 @@ kernel: deps
 # kernel/patches/series lists patches; none with KERNEL=.
 kernels: deps
 	@if [ -z "$(KERNEL)" ]; then \
+		export ACL9P_KERNEL_FLAVOUR=$$(scripts/matrix-flavour.sh "$(MATRIX)") && \
 		scripts/kernel-build.sh vanilla && \
 		if scripts/series-available.sh; then scripts/kernel-build.sh patched; \
 		else echo "acl9p: kernel/patches/series lists no patch: vanilla only"; fi; \

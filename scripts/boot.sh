@@ -13,7 +13,8 @@
 #                       environment, e.g. --set ACL9P_TESTS_DIR=/tests/rig
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
-# prefix (e.g. TESTS=hostchange): run only those.  RACE_MS: how long
+# prefix (e.g. TESTS=hostchange): run only those.  ACL9P_BOOT_EXTRA:
+# kernel command line words of the kernel's flavour (check.sh).  RACE_MS: how long
 # the race tests race when nothing bites (default 1000; they stop at the
 # first error).  ACL9P_REQUIRE_ACL=1|0:
 # whether the kernel must support 9p POSIX ACLs (default: 1, except
@@ -138,7 +139,7 @@ fi
 guest_env+=("${sets[@]}")
 
 # loglevel=5: KERN_WARNING (WARN(), lockdep) must reach the console log
-append="console=ttyS0 panic=-1 oops=panic loglevel=5 $(server_cmdline)${c_boot:+ $c_boot}"
+append="console=ttyS0 panic=-1 oops=panic loglevel=5 $(server_cmdline)${c_boot:+ $c_boot}${ACL9P_BOOT_EXTRA:+ $ACL9P_BOOT_EXTRA}"
 for e in "${guest_env[@]}"; do
 	case $e in
 	*[[:space:]]*) die "boot: guest setting '$e' has white space (a kernel parameter cannot)" ;;
@@ -201,7 +202,7 @@ esac
 
 # Any of these in the console fails the cell, whatever the tests said.
 splat=0
-splats='Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: task .* blocked|general protection fault|Call Trace:'
+splats='Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: task .* blocked|general protection fault|Call Trace:|unreferenced object|suspected memory leak|ODEBUG:|list_add corruption|list_del corruption'
 if [ -f "$out/console.log" ] && grep -qE "$splats" "$out/console.log"; then
 	splat=1
 	reason="${reason:+$reason; }kernel splat: $(grep -m1 -E "$splats" "$out/console.log")"

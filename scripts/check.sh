@@ -8,7 +8,7 @@
 # names it otherwise: make bite judges a bugged kernel as "patched",
 # by the lists of the series), ACL9P_RESULTS (where the cells' results
 # go, default build/results), CELL (glob over the
-# set's cell names), JOBS, ACL9P_TIMEOUT (seconds per VM, default 300),
+# set's cell names), JOBS, ACL9P_TIMEOUT (seconds per VM, default 300; 1200 for a flavour),
 # TESTS (glob over test binaries, passed on to boot.sh and to the
 # report, which fails a test of build/tests/manifest that a cell of the
 # selected binaries did not report).
@@ -19,16 +19,27 @@ set -eu
 set_name=${MATRIX:-default}
 filter=${CELL:-*}
 jobs=${JOBS:-2}
-results=${ACL9P_RESULTS:-$ACL9P_BUILD/results}
+# A set may boot a flavour of the kernels (debug): the same names,
+# vanilla and patched, so the same lists judge them, from their own
+# bzImages, into their own results.
+flavour=$(matrix_flavour "$set_name")
+sfx=${flavour:+-$flavour}
+ACL9P_BOOT_EXTRA=$(matrix_flavour_boot "$set_name")
+export ACL9P_BOOT_EXTRA
+# a debug-flavour cell takes 90-560 s under TCG (2026-12-04), a plain one
+# 6-25 s
+timeout=300
+[ -z "$flavour" ] || timeout=1200
+results=${ACL9P_RESULTS:-$ACL9P_BUILD/results$sfx}
 
 declare -A kernels=()
 if [ -n "${KERNEL:-}" ]; then
 	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
 	kernels[${ACL9P_KERNEL_LABEL:-custom}]=$(readlink -f "$KERNEL")
 else
-	kernels[vanilla]=$ACL9P_BUILD/kernels/vanilla.bzImage
+	kernels[vanilla]=$ACL9P_BUILD/kernels/vanilla$sfx.bzImage
 	if "$ACL9P_TOP/scripts/series-available.sh"; then
-		kernels[patched]=$ACL9P_BUILD/kernels/patched.bzImage
+		kernels[patched]=$ACL9P_BUILD/kernels/patched$sfx.bzImage
 	fi
 fi
 
@@ -66,7 +77,7 @@ note "check: set $set_name, ${#cells[@]} cells, $jobs at a time"
 run_cell() {
 	local cell=$1
 	if "$ACL9P_TOP/scripts/boot.sh" --kernel "${kernels[${cell%%.*}]}" \
-		--cell "$cell" --timeout "${ACL9P_TIMEOUT:-300}" --out "$results/$cell" \
+		--cell "$cell" --timeout "${ACL9P_TIMEOUT:-$timeout}" --out "$results/$cell" \
 		>"$ACL9P_BUILD/logs/$cell.boot.log" 2>&1; then
 		echo "  $cell: ran in $(sed -n 's/^wall_ms=//p' "$results/$cell/status") ms"
 	else

@@ -1,18 +1,23 @@
 #!/bin/bash
 # Configure and build one kernel variant out of tree, with ccache:
-#   build/obj/VARIANT       kbuild object directory
-#   build/kernels/VARIANT.bzImage  the result, replaced only when it changed
+#   build/obj/VARIANT[-FLAVOUR]       kbuild object directory
+#   build/kernels/VARIANT[-FLAVOUR].bzImage  the result, replaced only when it changed
 # A second run with nothing changed only re-runs kbuild's checks.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: kernel-build.sh vanilla|patched}
 shift
-frags=${ACL9P_CONFIG_FRAGMENTS:-$ACL9P_TOP/kernel/config/acl9p.config}
+# A flavour (ACL9P_KERNEL_FLAVOUR=debug) is the same source with one
+# more fragment, kernel/config/FLAVOUR.config, built beside the plain
+# kernel as VARIANT-FLAVOUR.
+flavour=${ACL9P_KERNEL_FLAVOUR:-}
+name=$variant${flavour:+-$flavour}
+frags=${ACL9P_CONFIG_FRAGMENTS:-$ACL9P_TOP/kernel/config/acl9p.config${flavour:+ $ACL9P_TOP/kernel/config/$flavour.config}}
 src=$ACL9P_BUILD/linux/$variant
-obj=$ACL9P_BUILD/obj/$variant
-out=$ACL9P_BUILD/kernels/$variant.bzImage
-log=$ACL9P_BUILD/logs/kernel-$variant.log
+obj=$ACL9P_BUILD/obj/$name
+out=$ACL9P_BUILD/kernels/$name.bzImage
+log=$ACL9P_BUILD/logs/kernel-$name.log
 mkdir -p "$obj" "${out%/*}" "${log%/*}"
 
 "$ACL9P_TOP/scripts/kernel-src.sh" "$variant"
@@ -33,8 +38,8 @@ start=$(date +%s)
 if ! make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
 	-j"$(nproc)" "$@" bzImage >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
-	die "kernel: $variant build failed; full log: $log"
+	die "kernel: $name build failed; full log: $log"
 fi
 cmp -s "$obj/arch/x86/boot/bzImage" "$out" ||
 	cp "$obj/arch/x86/boot/bzImage" "$out"
-note "kernel: $variant ready in $(( $(date +%s) - start )) s: ${out#$ACL9P_TOP/}"
+note "kernel: $name ready in $(( $(date +%s) - start )) s: ${out#$ACL9P_TOP/}"

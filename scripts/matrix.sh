@@ -4,6 +4,8 @@
 #   matrix_cells SET KERNEL...   print the cells of SET, one per line,
 #                                for the given kernels
 #   matrix_configs SET           print SET's cells without the kernel part
+#   matrix_flavour SET           print the kernel flavour SET boots, if any
+#   matrix_flavour_boot SET      print that flavour's command line words
 #   matrix_cell CELL             parse CELL into c_kernel c_server
 #                                c_access c_cache c_opts, c_noacl (0|1),
 #                                c_boot (its kernel command line words)
@@ -17,7 +19,7 @@
 ACL9P_MATRIX=${ACL9P_MATRIX:-$ACL9P_TOP/tests/matrix.conf}
 
 declare -a M_AXES=()
-declare -A M_VALUES=() M_OPT=() M_FLAGS=() M_SET=()
+declare -A M_VALUES=() M_OPT=() M_FLAGS=() M_SET=() M_FLAVOUR=() M_FLAVOUR_BOOT=()
 M_BASE=
 
 matrix_load() {
@@ -36,6 +38,7 @@ matrix_load() {
 			M_OPT[$a:$b]=$c M_FLAGS[$a:$b]=$d
 			;;
 		set) M_SET[$a]="${M_SET[$a]:-}${M_SET[$a]:+;}$b $c $d" ;;
+		flavour) M_FLAVOUR[$a]=$b M_FLAVOUR_BOOT[$a]="$c${d:+ $d}" ;;
 		*) die "matrix: line $line: unknown keyword '$kw'" ;;
 		esac
 	done < <(sed 's/[[:space:]]*#.*//' "$ACL9P_MATRIX")
@@ -97,6 +100,19 @@ matrix_cells() {
 	shift
 	matrix_load
 	_matrix_set_lines "$set" "$*" | awk '!seen[$0]++'
+}
+
+# matrix_flavour SET: the kernel flavour SET boots (empty: the plain
+# kernels), from a "flavour SET NAME [BOOT-WORDS]" line
+matrix_flavour() {
+	matrix_load
+	echo "${M_FLAVOUR[$1]:-}"
+}
+
+# matrix_flavour_boot SET: the kernel command line words of its flavour
+matrix_flavour_boot() {
+	matrix_load
+	echo "${M_FLAVOUR_BOOT[$1]:-}"
 }
 
 matrix_configs() {
