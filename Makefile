@@ -65,6 +65,7 @@ tools: deps
 	@cc -O2 -o $(B)/guest/gen_init_cpio $(B)/linux/vanilla/usr/gen_init_cpio.c
 	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-hostcheck tests/host/hostcheck.c
 	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-hostctl tests/host/hostctl.c
+	@$(MAKE) -s -C server/ninep-proxy O=$(B)/tests
 	@$(MAKE) -s -C tests/report O=$(B)/report
 
 guest: tools

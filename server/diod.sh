@@ -15,21 +15,39 @@ DIOD_PORT=564
 SERVER_XATTR_PREFIX=
 SERVER_CANNOT=
 
-server_check() {
+# server/ninep-proxy.sh sources this file and puts its proxy between
+# the guest and this same diod: diod_check, diod_command and
+# diod_netdev are what the two share.
+diod_check() {
 	command -v diod >/dev/null ||
 		{ echo "diod not installed (run: make deps)" >&2; return 1; }
 }
 
-server_qemu_args() {
-	local export=$1 log=$2/diod.log diod
-	case "$export$log" in
+# diod_command EXPORT OUTDIR: diod serving EXPORT on its stdin/stdout,
+# logging to OUTDIR/diod.log (one line, words without quoting: QEMU
+# splits it as a shell would).
+diod_command() {
+	echo "$(command -v diod) -f -n -N -c /dev/null --rfdno 0 --wfdno 1 -e $1 -L $2/diod.log"
+}
+
+# diod_netdev CMD: the QEMU arguments of a user network on which each
+# guest connection to DIOD_ADDR:DIOD_PORT runs CMD.
+diod_netdev() {
+	case $1 in
 	*,*) echo "diod: paths must not contain commas (QEMU option syntax)" >&2; return 2 ;;
 	esac
-	diod=$(command -v diod)
 	echo "-netdev"
-	echo "user,id=net0,restrict=on,guestfwd=tcp:$DIOD_ADDR:$DIOD_PORT-cmd:$diod -f -n -N -c /dev/null --rfdno 0 --wfdno 1 -e $export -L $log"
+	echo "user,id=net0,restrict=on,guestfwd=tcp:$DIOD_ADDR:$DIOD_PORT-cmd:$1"
 	echo "-device"
 	echo "virtio-net-pci,netdev=net0"
+}
+
+server_check() {
+	diod_check
+}
+
+server_qemu_args() {
+	diod_netdev "$(diod_command "$1" "$2")"
 }
 
 server_source() {
