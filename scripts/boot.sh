@@ -25,10 +25,12 @@
 #
 # The cell's results land in DIR: ktap.txt (second serial port, raw),
 # hostcheck.ktap (bytes on the host after the run), console.log (first
-# serial port), qemu.log, status (key=value, read by acl9p-report).  The
+# serial port), kernel-reports (the first line of each kernel report on
+# the console), qemu.log, status (key=value, read by acl9p-report).  The
 # export stays in build/run/CELL/export for a look.  Exit status: 0 when
-# the VM ended cleanly (the tests' verdicts are in the KTAP files), 1
-# otherwise (timeout, splat, setup failure).
+# the VM ended cleanly (the tests' verdicts, and in a check run the
+# kernel reports', are for acl9p-report), 1 otherwise (timeout, setup
+# failure, a kernel report outside a check run).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/matrix.sh"
@@ -200,14 +202,58 @@ case $rc in
 	;;
 esac
 
-# Any of these in the console fails the cell, whatever the tests said.
-splat=0
-splats='Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: task .* blocked|general protection fault|Call Trace:|unreferenced object|suspected memory leak|ODEBUG:|list_add corruption|list_del corruption'
-if [ -f "$out/console.log" ] && grep -qE "$splats" "$out/console.log"; then
-	splat=1
-	reason="${reason:+$reason; }kernel splat: $(grep -m1 -E "$splats" "$out/console.log")"
+# The kernel's reports on the console (oops, BUG, WARNING, sanitizers,
+# lockdep, hung tasks, leaks): each one's first line, by the rules of
+# tests/lib/kernel-reports (the guest tests compile the same file in),
+# into the cell's kernel-reports.  In a check run acl9p-report judges
+# them as the cell's test console.kernel_reports, by the expected lists
+# like any test; elsewhere (demo, wire, shell) a report fails the boot.
+# A console that cannot be scanned is a report of its own: it fails too.
+kernel_reports() { # RULES CONSOLE
+	awk -v rules="$1" '
+	BEGIN {
+		while ((r = (getline l < rules)) > 0) {
+			if (l ~ /^[ \t]*(#|$)/)
+				continue
+			k = l; sub(/[ \t].*/, "", k)
+			re = l; sub(/^[^ \t]+[ \t]+/, "", re)
+			if ((k != "report" && k != "trace" && k != "end") || re == l) {
+				print "acl9p: " rules ": not a rule: " l
+				exit 2
+			}
+			kind[++n] = k; rx[n] = re
+		}
+		if (r < 0 || !n) {
+			print "acl9p: no kernel report rules in " rules
+			exit 2
+		}
+	}
+	{
+		sub(/\r+$/, "")
+		hit = ""
+		for (i = 1; i <= n; i++)
+			if ($0 ~ rx[i]) {
+				if (kind[i] == "report") { hit = "report"; break }
+				if (hit == "" || kind[i] == "trace") hit = kind[i]
+			}
+		if (open && ++age > 200) open = 0
+		if (hit == "report" || (hit == "trace" && !open)) {
+			print; open = 1; age = 0
+		} else if (hit == "end") {
+			open = 0
+		}
+	}' "$2"
+}
+reports=$out/kernel-reports
+: >"$reports"
+if [ -f "$out/console.log" ]; then
+	kernel_reports "$ACL9P_TOP/tests/lib/kernel-reports" "$out/console.log" >"$reports" ||
+		echo "acl9p: the console log could not be scanned for kernel reports" >>"$reports"
 fi
-
+nreports=$(wc -l <"$reports")
+if [ "$nreports" -gt 0 ] && [ "$mode" != check ]; then
+	reason="${reason:+$reason; }kernel report: $(head -n 1 "$reports")"
+fi
 # The host half of the tests: bytes stored on the export.
 if [ "$mode" = check ] && [ $host_side = 1 ]; then
 	"$hostcheck" --prefix "$SERVER_XATTR_PREFIX" "$export_dir" \
@@ -218,14 +264,15 @@ cat >"$out/status" <<EOS
 cell=$cell
 exit=$guest
 timeout=$timed_out
-splat=$splat
+kernel_reports=$nreports
 wall_ms=$wall
 reason=$reason
 console=$out/console.log
 export=$export_dir
 EOS
 
-if [ $timed_out -eq 1 ] || [ $splat -eq 1 ] || [ "$guest" != 0 ]; then
+if [ $timed_out -eq 1 ] || [ "$guest" != 0 ] ||
+	{ [ "$nreports" -gt 0 ] && [ "$mode" != check ]; }; then
 	note "boot: $cell: $reason"
 	exit 1
 fi

@@ -174,6 +174,23 @@ int a9_host_remove(const char *path, const char *name);
 /* host-side chmod; path under a9_mnt() (EOPNOTSUPP on mapped-xattr) */
 int a9_host_chmod(const char *path, mode_t mode);
 
+/* ---- kernel reports (tests/lib/kernel-reports, kreport.c) */
+#define A9_KREPORT_LEN	256
+/*
+ * /dev/kmsg opened at its end (O_NONBLOCK): the fd, or -errno (also when
+ * the compiled-in rules of tests/lib/kernel-reports do not compile).
+ */
+int a9_kmsg_open(void);
+/*
+ * The kernel reports among the records written since a9_kmsg_open() (or
+ * the last call): each report's first line, as scripts/boot.sh takes it
+ * from the console, into out (at most max, cut to A9_KREPORT_LEN).
+ * Returns how many there were (more than max when out was too short),
+ * or -errno.  Records the kernel overwrote before they were read count
+ * as one report ("records lost").
+ */
+int a9_kmsg_reports(int fd, char (*out)[A9_KREPORT_LEN], int max);
+
 /* ---- processes */
 struct a9_cred {
 	uid_t uid;

@@ -52,6 +52,70 @@ static int exists(const char *dir, const char *file)
 	return ok;
 }
 
+/*
+ * The console pseudo-test console.kernel_reports: the kernel reports
+ * boot.sh found on the cell's console (status kernel_reports=N, the first
+ * line of each in kernel-reports).  It passes when there are none and
+ * fails with those lines as its diagnostics otherwise, judged like any
+ * test by the expected lists (a cause= glob per report line).  A file
+ * that is missing or does not hold the N lines the status counts fails
+ * it too: a console nobody could read is not a clean one.  Without the
+ * status key (a rig before it, which failed the boot on splat=1) there
+ * is no such test.
+ */
+static void add_console_test(struct cell *c, const char *results)
+{
+	long want = c->st.kernel_reports;
+	if (want == -1)
+		return;
+	char *p = xasprintf("%s/%s/kernel-reports", results, c->name);
+	char *shown = rel_path(p);
+	FILE *f = fopen(p, "r");
+	int err = errno;
+	char **lines = NULL, *buf = NULL, *line;
+	size_t n = 0, cap = 0, bcap = 0;
+	if (f) {
+		while ((line = read_clean_line(f, &buf, &bcap))) {
+			if (!*line)
+				continue;
+			grow(&lines, &cap, n, sizeof(*lines));
+			lines[n++] = strlen(line) > 300 ? xasprintf("# %.300s...", line)
+							: xasprintf("# %s", line);
+		}
+		free(buf);
+		fclose(f);
+	}
+	char *why;
+	if (!f)
+		why = xasprintf("the console was not judged: %s: %s", shown,
+				strerror(err));
+	else if (want != (long)n)
+		why = xasprintf("the console was not judged: %s holds %zu lines, "
+				"the status counts %s", shown, n,
+				want < 0 ? "nothing readable" : "another number");
+	else
+		why = n ? xasprintf("%zu kernel report%s on the console (first lines "
+				    "in %s)", n, n == 1 ? "" : "s", shown)
+			: NULL;
+	/* every line is judged: a file that is not there or a count that
+	 * does not add up is a line of its own, which no report's cause
+	 * matches */
+	if (!f || want != (long)n) {
+		char *l = !f ? xasprintf("# %s", why)
+			     : xasprintf("# %s holds %zu report lines, status "
+					 "kernel_reports=%ld", shown, n, want);
+		grow(&lines, &cap, n, sizeof(*lines));
+		lines[n++] = l;
+	}
+	struct test *t = test_list_add(&c->tests, "console", "kernel_reports", 0,
+				       why ? RAW_FAIL : RAW_PASS, why);
+	t->diag = lines;
+	t->ndiag = n;
+	free(why);
+	free(shown);
+	free(p);
+}
+
 static void load_cell(struct cell *c, const char *results, const char *name)
 {
 	memset(c, 0, sizeof(*c));
@@ -72,6 +136,7 @@ static void load_cell(struct cell *c, const char *results, const char *name)
 	p = xasprintf("%s/%s/hostcheck.ktap", results, name);
 	ktap_parse_hostcheck(p, &c->tests);
 	free(p);
+	add_console_test(c, results);
 }
 
 /* A line of the cells list names a results subdirectory; nothing that

@@ -16,6 +16,7 @@ void status_read(const char *path, struct status *st)
 	memset(st, 0, sizeof(*st));
 	st->exit_code = -1;
 	st->wall_ms = -1;
+	st->kernel_reports = -1;
 	st->reason = xstrdup("");
 	st->console = xstrdup("");
 	st->ktap_error = xstrdup("");
@@ -41,6 +42,11 @@ void status_read(const char *path, struct status *st)
 			st->timeout = to_long(v, 0) != 0;
 		} else if (!strcmp(k, "splat")) {
 			st->splat = to_long(v, 0) != 0;
+		} else if (!strcmp(k, "kernel_reports")) {
+			st->kernel_reports = to_long(v, -2);
+			/* a value that is no count is judged, not ignored */
+			if (st->kernel_reports < 0)
+				st->kernel_reports = -2;
 		} else if (!strcmp(k, "wall_ms")) {
 			st->wall_ms = to_long(v, -1);
 		} else if (!strcmp(k, "reason")) {

@@ -257,6 +257,74 @@ run splat-empty5 "$d"
 has splat-empty5 'BOOT   custom.qemu-passthrough.user.none.msize8192.boot'
 last splat-empty5 '3 passed, 4 failed, 0 skipped'
 
+# --- the console pseudo-test console.kernel_reports (status
+#     kernel_reports=N, each report's first line in kernel-reports), judged
+#     by the lists like any test: a listed report with its cause is XFAIL,
+#     an unlisted one fails, a listed one whose line differs fails, one
+#     more report beside a listed one fails, a listed one that did not
+#     appear is an XPASS; a count that does not add up or a missing file
+#     fails whatever the lists say; a status without the key (a rig
+#     before it) has no such test; the manifest and --tests leave it alone
+vr=vanilla.ninep-proxy.client.none
+d=$(fixture console); run console "$d"
+want_rc console 0
+has_re console '^vanilla\.ninep-proxy\.client\.none +2 +0 +0 +1 +0 '
+has_re console '^patched\.ninep-proxy\.client\.none +3 +0 +0 +0 +0 '
+has_re console '^patched\.diod\.user\.none +2 +0 +0 +0 +0 '
+has console 'expected failures: 1 '
+has console '    console.kernel_reports  vanilla=fail patched=pass'
+last console '7 passed, 0 failed, 0 skipped'
+file_has console "$d/results/junit.xml" "classname=\"$vr\" name=\"console.kernel_reports\""
+file_has console "$d/results/junit.xml" '<skipped message="xfail: kzalloc() of the size the server declared (9 TiB) WARNs in __alloc_pages">'
+run console-manifest "$d" --manifest "$d/manifest" --tests faults
+want_rc console-manifest 0
+hasnt console-manifest "not in the build's manifest"
+last console-manifest '7 passed, 0 failed, 0 skipped'
+d=$(fixture console)
+rm "$d/expected/xfail.vanilla"
+run console-unlisted "$d"
+want_rc console-unlisted 1
+has console-unlisted "FAIL   console.kernel_reports  [$vr]"
+has console-unlisted 'reason: 1 kernel report on the console (first lines in'
+has console-unlisted '| # WARNING: CPU: 0 PID: 55 at mm/page_alloc.c:5634 __alloc_pages+0x1d6/0x2a0'
+last console-unlisted '7 passed, 1 failed, 0 skipped'
+d=$(fixture console)
+printf 'WARNING: CPU: 1 PID: 60 at fs/9p/acl.c:42 v9fs_get_acl+0x10/0x20\n' >"$d/results/$vr/kernel-reports"
+run console-other "$d"
+want_rc console-other 1
+has console-other "FAIL   console.kernel_reports  [$vr]"
+has console-other 'failed for another cause than listed at'
+has console-other '| # WARNING: CPU: 1 PID: 60 at fs/9p/acl.c:42 v9fs_get_acl+0x10/0x20'
+last console-other '7 passed, 1 failed, 0 skipped'
+d=$(fixture console)
+printf 'BUG: kernel NULL pointer dereference, address: 0000000000000000\n' >>"$d/results/$vr/kernel-reports"
+sed -i 's/^kernel_reports=1$/kernel_reports=2/' "$d/results/$vr/status"
+run console-more "$d"
+want_rc console-more 1
+has console-more 'failed for another cause than listed at'
+has console-more '| # BUG: kernel NULL pointer dereference, address: 0000000000000000'
+last console-more '7 passed, 1 failed, 0 skipped'
+d=$(fixture console)
+: >"$d/results/$vr/kernel-reports"
+sed -i 's/^kernel_reports=1$/kernel_reports=0/' "$d/results/$vr/status"
+run console-absent "$d"
+want_rc console-absent 1
+has console-absent "XPASS  console.kernel_reports  [$vr]"
+has console-absent 'A/B differences vanilla vs patched: 0 in 1 configurations, 0 unlisted'
+last console-absent '7 passed, 1 failed, 0 skipped'
+d=$(fixture console)
+sed -i 's/^kernel_reports=1$/kernel_reports=2/' "$d/results/$vr/status"
+run console-count "$d"
+want_rc console-count 1
+has console-count 'holds 1 report lines, status'
+last console-count '7 passed, 1 failed, 0 skipped'
+d=$(fixture console)
+rm "$d/results/$vr/kernel-reports"
+run console-missing "$d"
+want_rc console-missing 1
+has console-missing 'the console was not judged:'
+last console-missing '7 passed, 1 failed, 0 skipped'
+
 # --- A/B: unlisted difference fails, listed one does not
 d=$(fixture diff-unlisted); run diff-unlisted "$d"
 want_rc diff-unlisted 1
@@ -612,7 +680,7 @@ for o in "$work"/*.out; do fits "$(basename "$o" .out)" "$o"; done
 # --- valgrind: no leaks, no invalid accesses (every code path the fixtures reach,
 #     the format-error exit included)
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
-	for n in garbage causes truncated rigmarks ktap-errors splat diff-listed diff-grouped format-error; do
+	for n in garbage causes truncated rigmarks ktap-errors splat console diff-listed diff-grouped format-error; do
 		d=$work/$n
 		# valgrind's own report goes to vg.log, the tool's stderr is
 		# irrelevant here (format-error prints its message on purpose)
