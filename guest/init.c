@@ -36,6 +36,8 @@
  *                     prefix (default: all)
  *   ACL9P_TESTS_DIR   where the binaries are (default /tests; the rig's
  *                     own tests use /tests/rig)
+ *   ACL9P_TIMEOUT_SCALE  N: every time limit of a test or binary times N
+ *                     (a slow kernel flavour's command line, matrix.conf)
  * The rest (ACL9P_CELL, ACL9P_SERVER, ACL9P_HOSTCTL, ...) is for the
  * tests only.
  *
@@ -77,7 +79,10 @@
 #define NOACL		"/mnt/noacl"
 #define LOCAL		"/mnt/local"
 #define RESULTS_TTY	"/dev/ttyS1"
-/* What one test binary may run; a harness test has its own timeout. */
+/*
+ * What one test binary may run (a harness test has its own timeout),
+ * times ACL9P_TIMEOUT_SCALE (acl9p_test.h) on a slow kernel flavour.
+ */
 #define BINARY_TIMEOUT	120
 /* kselftest's "skip" exit status */
 #define KSFT_SKIP	4
@@ -413,6 +418,8 @@ static void scan_kmemleak(void)
 static void run_tests(void)
 {
 	const char *dir = env("ACL9P_TESTS_DIR", "/tests");
+	long scale = strtol(env("ACL9P_TIMEOUT_SCALE", "1"), NULL, 10);
+	int limit = BINARY_TIMEOUT * (scale > 1 && scale <= 100 ? scale : 1);
 	struct dirent **names;
 	int out = open_results();
 	int i, n, status;
@@ -433,10 +440,10 @@ static void run_tests(void)
 		dprintf(out, "# selftests: acl9p: %s\n", name);
 		say("running %s", name);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		status = run_limited(argv, out, true, BINARY_TIMEOUT);
+		status = run_limited(argv, out, true, limit);
 		if (status == -1)
 			dprintf(out, "not ok %d %s # TIMEOUT %d\n", i + 1, name,
-				BINARY_TIMEOUT);
+				limit);
 		else if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
 			dprintf(out, "ok %d %s # SKIP\n", i + 1, name);
 		else
