@@ -13,6 +13,8 @@
 #   make bite    put known bugs into the ACL code, see which tests catch them
 #   make raw-acl-probe  in-kernel callers of the raw xattr path for ACL
 #                names on ACL api inodes, found by a WARN_ONCE run
+#   make wire    9P requests per ACL operation (QEMU's trace events),
+#                patched next to vanilla, judged by tests/expected/wire-bounds
 #
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
 # MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,
@@ -36,7 +38,7 @@ RACE_MS ?=
 export MATRIX KERNEL CELL TESTS JOBS RACE_MS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series bite raw-acl-probe cover-results clean distclean
+	tools check-series bite raw-acl-probe wire cover-results clean distclean
 
 all: demo
 
@@ -66,6 +68,7 @@ tools: deps
 	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-hostcheck tests/host/hostcheck.c
 	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-hostctl tests/host/hostctl.c
 	@$(MAKE) -s -C server/ninep-proxy O=$(B)/tests
+	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-p9trace tests/host/p9trace.c
 	@$(MAKE) -s -C tests/report O=$(B)/report
 
 guest: tools
@@ -111,6 +114,10 @@ bite: deps guest
 # and list the callers the cells of make check reach there.
 raw-acl-probe: deps guest
 	@scripts/raw-acl-probe.sh
+
+# The requests each ACL operation sends (QEMU's server counts them).
+wire: kernels guest
+	@scripts/wire.sh
 
 clean:
 	rm -rf $(B)/results $(B)/run $(B)/logs $(B)/guest $(B)/tests $(B)/report

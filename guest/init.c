@@ -14,7 +14,8 @@
  * at most CONFIG_INIT_ENV_ARG_LIMIT of them).  scripts/boot.sh composes
  * them from the cell (tests/matrix.conf, server/NAME.sh); the init only
  * reads them, and the tests inherit them:
- *   ACL9P_MODE        check | demo | shell (default check)
+ *   ACL9P_MODE        check | demo | wire | shell (default check); wire
+ *                     runs the 9P request count script (scripts/wire.sh)
  *   ACL9P_SRC, ACL9P_OPTS
  *                     9p mount source and options of the share under test
  *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs, ext4 for
@@ -458,9 +459,10 @@ static void run_tests(void)
 	close(out);
 }
 
-static void run_demo(void)
+/* demo and wire: one script of the initramfs, its output on the results port */
+static void run_script(const char *script)
 {
-	char *argv[] = { "/bin/sh", "/etc/acl9p-demo.sh", NULL };
+	char *argv[] = { "/bin/sh", (char *)script, NULL };
 	int out = open_results();
 
 	run_limited(argv, out, false, BINARY_TIMEOUT);
@@ -508,7 +510,7 @@ int main(void)
 
 	mode = env("ACL9P_MODE", "check");
 	if (strcmp(mode, "check") && strcmp(mode, "demo") &&
-	    strcmp(mode, "shell"))
+	    strcmp(mode, "wire") && strcmp(mode, "shell"))
 		fail("unknown ACL9P_MODE '%s'", mode);
 	setup_env();
 	/* what the concurrency tests had to race on */
@@ -527,7 +529,9 @@ int main(void)
 		run_tests();
 		scan_kmemleak();
 	} else if (!strcmp(mode, "demo")) {
-		run_demo();
+		run_script("/etc/acl9p-demo.sh");
+	} else if (!strcmp(mode, "wire")) {
+		run_script("/etc/acl9p-wire.sh");
 	} else {
 		run_shell();
 	}

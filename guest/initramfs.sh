@@ -29,6 +29,7 @@ busybox=/bin/busybox
 		echo "slink /bin/$a /bin/busybox 0777 0 0"
 	done
 	echo "file /etc/acl9p-demo.sh $ACL9P_TOP/guest/demo.sh 0644 0 0"
+	echo "file /etc/acl9p-wire.sh $ACL9P_TOP/guest/wire.sh 0644 0 0"
 	echo "file /etc/passwd $ACL9P_TOP/guest/passwd 0644 0 0"
 	echo "file /etc/group $ACL9P_TOP/guest/group 0644 0 0"
 	echo "file /etc/profile $ACL9P_TOP/guest/profile 0644 0 0"

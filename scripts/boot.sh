@@ -5,12 +5,15 @@
 #   --kernel PATH       bzImage to boot (required)
 #   --cell NAME         KERNEL.SERVER.ACCESS.CACHE[.OPTS] (tests/matrix.conf);
 #                       its kernel part is only a label
-#   --mode M            check | demo | shell            (default check)
+#   --mode M            check | demo | wire | shell     (default check)
 #   --initrd PATH       initramfs (default build/guest/initramfs.cpio)
 #   --out DIR           results dir (default build/results/CELL)
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
 #   --set NAME=VALUE    one more (or another) setting for the guest's
 #                       environment, e.g. --set ACL9P_TESTS_DIR=/tests/rig
+#   --trace-9p          log every request of QEMU's own 9p server (its
+#                       v9fs_* trace events) to DIR/9p-trace.log; other
+#                       servers have no such events (scripts/wire.sh)
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
 # prefix (e.g. TESTS=hostchange): run only those.  ACL9P_BOOT_EXTRA:
@@ -37,9 +40,10 @@ set -eu
 
 kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio out=
 timeout=600
-declare -a sets=()
+declare -a sets=() trace=()
 while [ $# -gt 0 ]; do
 	case $1 in
+	--trace-9p) trace=(-trace 'v9fs_*') ; shift; continue ;;
 	--kernel) kernel=$2 ;;
 	--cell) cell=$2 ;;
 	--mode) mode=$2 ;;
@@ -66,6 +70,7 @@ server_check || die "boot: server $server cannot run: see the line above"
 
 run=$ACL9P_BUILD/run/$cell
 [ -n "$out" ] || out=$ACL9P_BUILD/results/$cell
+[ ${#trace[@]} -eq 0 ] || trace+=(-D "$out/9p-trace.log")
 export_dir=$run/export
 rm -rf "$out"
 mkdir -p "$out" "$run"
@@ -166,7 +171,7 @@ qboot=/usr/share/qemu/qboot.rom
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512 "${bios[@]}"
 	-smp "${ACL9P_SMP:-2}" "${accel[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${args[@]}")
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${args[@]}" "${trace[@]}")
 
 start=$(now_ms)
 rc=0

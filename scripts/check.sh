@@ -65,6 +65,21 @@ if [ "${ACL9P_RIG_TESTS:-1}" != 0 ]; then
 	sed 's/^/  /' "$ACL9P_BUILD/logs/rig-tests.log"
 fi
 
+# What the series' ACL operations cost on the wire, judged by
+# tests/expected/wire-bounds (scripts/wire.sh: 8 short boots, ~50 s):
+# traffic the series saved cannot come back unnoticed.  Only for the
+# rig's own plain kernels, and not in a run narrowed by CELL or TESTS.
+if [ -z "${KERNEL:-}" ] && [ -z "$flavour" ] && [ "$filter" = '*' ] && [ -z "${TESTS:-}" ]; then
+	note "check: 9P requests per ACL operation (make wire)"
+	if ! "$ACL9P_TOP/scripts/wire.sh" >"$ACL9P_BUILD/logs/wire.log" 2>&1; then
+		cat "$ACL9P_BUILD/logs/wire.log"
+		echo "wire bounds failed: the matrix was not run"
+		tail -n 1 "$ACL9P_BUILD/logs/wire.log"
+		exit 1
+	fi
+	sed 's/^/  /' "$ACL9P_BUILD/logs/wire.log"
+fi
+
 [ "$filter" = '*' ] && rm -rf "$results"
 mkdir -p "$results" "$ACL9P_BUILD/logs"
 # What the run asks for, before anything can go wrong with it: the report
