@@ -1,9 +1,11 @@
 #!/bin/bash
 # What an ACL operation costs on the wire: boot each cell of the "wire"
 # set of tests/matrix.conf in wire mode (guest/wire.sh runs the
-# operations, each after a marker), count the 9P requests QEMU's server
-# logged between the markers (acl9p-p9trace), and print one table of
-# requests per operation and cell, patched next to vanilla.
+# operations, each after a marker), count the 9P requests between the
+# markers (QEMU's server: its trace events, split by acl9p-p9trace;
+# diod: through ninep-proxy, which counts by the same markers), and
+# print one table of requests per operation and cell, patched next to
+# vanilla.
 #
 # Then judge the counts against tests/expected/wire-bounds ("CELL-GLOB
 # OP[:TYPE] MAX reason": at most MAX requests, or MAX of that request
@@ -31,10 +33,18 @@ rm -rf "$results"
 mkdir -p "$results" "$ACL9P_BUILD/logs"
 
 # count CELL: the cell's requests per operation into wire.tsv (the
-# guest's "op N NAME" lines name the slices acl9p-p9trace numbers).
+# guest's "op N NAME" lines name the slices).  QEMU's own server: its
+# trace, split by acl9p-p9trace; ninep-proxy (diod): the proxy's counts,
+# whose buckets the same markers begin ("N<TAB>Txattrwalk<TAB>C").
 count() {
 	local dir=$results/$1
-	"$p9trace" "$dir/9p-trace.log" >"$dir/slices.tsv" || return 1
+	if [ -s "$dir/ninep-proxy.counts" ]; then
+		awk -F'\t' '$1 ~ /^[0-9]+$/ { t = $2; sub(/^T/, "", t)
+			print $1 "\t" tolower(t) "\t" $3 }' \
+			"$dir/ninep-proxy.counts" >"$dir/slices.tsv"
+	else
+		"$p9trace" "$dir/9p-trace.log" >"$dir/slices.tsv" || return 1
+	fi
 	awk -F'\t' 'NR == FNR { if ($1 == "op") name[$2] = $3; next }
 		($1 in name) { print name[$1] "\t" $2 "\t" $3 }' \
 		FS=' ' "$dir/ktap.txt" FS='\t' "$dir/slices.tsv" >"$dir/wire.tsv"
@@ -60,7 +70,7 @@ done
 # The table: one row per operation and configuration, requests
 # (of which Txattrwalk) for each kernel.
 echo
-echo "9P requests per operation (of which Txattrwalk), QEMU's trace of its server"
+echo "9P requests per operation (of which Txattrwalk): QEMU's trace of its server, ninep-proxy's counts for diod"
 printf '%-36s %-20s %-14s %-14s\n' "server.access.cache" operation vanilla patched
 awk -F'\t' '{ split($1, p, "."); k = substr($1, length(p[1]) + 2)
 	key = k SUBSEP $2; if (!(key in seen)) { seen[key]; order[++n] = key }

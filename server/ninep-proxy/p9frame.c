@@ -232,6 +232,19 @@ static enum p9_err body(struct cur *c, struct p9_msg *m, int *parsed)
 	case P9_TREMOVE:
 		m->u.clunk.fid = u32(c);
 		break;
+	case P9_TSETATTR:
+		/* fid valid mode uid gid size atime[2] mtime[2] */
+		m->u.setattr.fid = u32(c);
+		m->u.setattr.valid = u32(c);
+		u32(c);
+		u32(c);
+		u32(c);
+		u64(c);
+		u64(c);
+		u64(c);
+		m->u.setattr.mtime_sec = u64(c);
+		u64(c);
+		break;
 	case P9_RLERROR:
 		m->u.lerror.ecode = u32(c);
 		break;

@@ -117,6 +117,10 @@ struct p9_msg {
 		} write;
 		struct { uint32_t count; } rwrite;
 		struct { uint32_t fid; } clunk;		/* Tclunk and Tremove */
+		struct {
+			uint32_t fid, valid;
+			uint64_t mtime_sec;	/* the only time guest/wire.sh sets */
+		} setattr;
 		struct { uint32_t ecode; } lerror;
 		struct { uint16_t oldtag; } flush;
 	} u;

@@ -154,6 +154,16 @@ static void build(struct sample *s, uint8_t type)
 	case P9_TREMOVE:
 		p9b_u32(&b, FID);
 		break;
+	case P9_TSETATTR:
+		p9b_u32(&b, FID);
+		p9b_u32(&b, 0x120);		/* MTIME | MTIME_SET */
+		for (int i = 0; i < 3; i++)	/* mode uid gid */
+			p9b_u32(&b, 0);
+		for (int i = 0; i < 3; i++)	/* size atime */
+			p9b_u64(&b, 0);
+		p9b_u64(&b, XSIZE);		/* mtime_sec */
+		p9b_u64(&b, 0);
+		break;
 	case P9_RLERROR:
 		p9b_u32(&b, ENODATA);
 		break;
@@ -252,6 +262,10 @@ static void check_fields(const struct sample *s, const struct p9_msg *m)
 	case P9_TCLUNK:
 	case P9_TREMOVE:
 		CHECK(m->u.clunk.fid == FID, "%s fields", n);
+		break;
+	case P9_TSETATTR:
+		CHECK(m->u.setattr.fid == FID && m->u.setattr.valid == 0x120 &&
+		      m->u.setattr.mtime_sec == XSIZE, "%s fields", n);
 		break;
 	case P9_RLERROR:
 		CHECK(m->u.lerror.ecode == ENODATA, "%s fields", n);
