@@ -48,6 +48,12 @@
  * and what the host stores is unchanged: neither the ACL nor the mode
  * the new ACL would give (read back through a fresh, unfaulted mount,
  * and by the host: HOSTCHECK).
+ *
+ * The server's death in the middle of a loop of sets (loop_drop_*):
+ * every set the server acknowledged is on the host afterwards, the one
+ * it died under is not (or, where it died after taking the value, is
+ * whole), every call after its death fails at once with EIO, and
+ * nothing hangs.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -106,6 +112,8 @@ FIXTURE(fault) {
 	bool mounted, vmounted;
 	bool client;		/* access=client (else user) */
 	unsigned char old[ACL_LEN], new[ACL_LEN];
+	int fd;			/* dir/f held open: OP_FSET */
+	unsigned char val[ACL_LEN];	/* what OP_FSET sets */
 };
 
 static long ms_since(const struct timespec *t0)
@@ -134,6 +142,7 @@ FIXTURE_SETUP(fault)
 	int r;
 
 	self->dfd = -1;
+	self->fd = -1;
 	self->kmsg = -1;
 	if (strcmp(server, PROXY))
 		A9_SETUP_SKIP("the share is not served by %s (ACL9P_SERVER=%s): nothing injects faults",
@@ -172,6 +181,8 @@ FIXTURE_TEARDOWN(fault)
 	char rep[8][A9_KREPORT_LEN];
 	int n, i;
 
+	if (self->fd >= 0)
+		close(self->fd);
 	if (self->dfd >= 0)
 		close(self->dfd);
 	/* the test body asserted its unmount; this only cleans up */
@@ -199,6 +210,7 @@ enum op {
 	OP_GET,		/* getxattr("f", buffer of 256) */
 	OP_SIZE,	/* getxattr("f", NULL, 0) */
 	OP_SET,		/* setxattr("f", NEW) */
+	OP_FSET,	/* fsetxattr(fd, val): "f" held open, no lookup */
 };
 
 struct call {
@@ -214,7 +226,7 @@ static const char *op_name(enum op op)
 {
 	static const char *const names[] = {
 		"openat+fgetxattr", "fstatat", "getxattr", "getxattr(size)",
-		"setxattr",
+		"setxattr", "fsetxattr",
 	};
 
 	return names[op];
@@ -275,6 +287,10 @@ static struct call do_call(FIXTURE_DATA(fault) *self, enum op op)
 		case OP_SET:
 			sh->r = setxattr("f", A9_XA_ACCESS, self->new,
 					 sizeof(self->new), 0) ? -errno : 0;
+			break;
+		case OP_FSET:
+			sh->r = fsetxattr(self->fd, A9_XA_ACCESS, self->val,
+					  sizeof(self->val), 0) ? -errno : 0;
 			break;
 		}
 		sh->ms = ms_since(&t0);
@@ -729,6 +745,204 @@ TEST_F_TIMEOUT(fault, wr_drop, TEST_S)
 	expect_dead(_metadata, self);
 	unmount(_metadata, self);
 	expect_stored(_metadata, self, OLD, OLD_MODE);
+}
+
+/* ---- the server dies in the middle of a loop of sets */
+
+/*
+ * LOOP_N + 1 distinct 5-entry ACLs, value k a pure function of k (k = 0
+ * is the one set before the fault is armed): a named user 2000 + k with
+ * r--, rw-, r-x in turn, the mask r-- and rw- in turn, other --- or r--
+ * every other pair.  Two consecutive values differ in the named entry
+ * and in the mask, so a mix of two (one's entries under the other's
+ * mode) is neither.
+ */
+#define LOOP_N		20
+/*
+ * drop-after=N counts every ACL request of the connection: Txattrwalk,
+ * Txattrcreate, and the Tread, Twrite and Tclunk of the fids they make.
+ * The loop sets through a file held open (fsetxattr: no lookup, so no
+ * ACL fetch; the open's lookup fetched before the fault was armed), and
+ * a set of an access ACL is one store on the wire, LOOP_REQS requests:
+ * Txattrcreate, Twrite (44 bytes, one message), Tclunk.  access=user
+ * sends the raw value as it is; access=client (the series) stores the
+ * ACL, then pushes the mode it implies by a Tsetattr that stores no ACL
+ * (v9fs_vfs_setattr_dotl_keep_acl).  So drop-after=LOOP_REQS*LOOP_ACKED
+ * lets LOOP_ACKED sets through and ends the connection at the
+ * Txattrcreate of the next one, which the server never sees; one more
+ * ends it at that set's Twrite, after the server made the xattr fid and
+ * before it holds the value.  (6.1 with access=client sends two stores
+ * a set, below.)
+ */
+#define LOOP_REQS	3
+#define LOOP_ACKED	10
+
+static void loop_text(char *buf, size_t n, int k)
+{
+	static const char *const named[] = { "r--", "rw-", "r-x" };
+
+	snprintf(buf, n, "u::rw-,u:%d:%s,g::r--,m::%s,o::%s", 2000 + k,
+		 named[k % 3], k % 2 ? "rw-" : "r--", k / 2 % 2 ? "r--" : "---");
+}
+
+/* the mode value k implies: owner rw-, group the mask, other */
+static int loop_mode(int k)
+{
+	return 0600 | (k % 2 ? 060 : 040) | (k / 2 % 2 ? 04 : 0);
+}
+
+/*
+ * Read dir/f through a fresh connection, a new proxy and a new diod on
+ * the same export, nothing armed: its access ACL as text and its mode.
+ */
+static void read_fresh(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(fault) *self, char *text, size_t n,
+		       int *mode)
+{
+	char p[PATH_MAX];
+	int r;
+
+	r = mount_share(self->vmnt);
+	ASSERT_EQ(0, r) TH_LOG("fresh mount on %s: %s", self->vmnt, a9_errname(r));
+	self->vmounted = true;
+	snprintf(p, sizeof(p), "%s/%s/f", self->vmnt, self->name);
+	r = a9_get_text(p, A9_XA_ACCESS, text, n);
+	EXPECT_EQ(0, r) TH_LOG("getxattr(%s) after the remount: %s", p,
+			       a9_errname(r));
+	if (r)
+		snprintf(text, n, "(%s)", a9_errname(r));
+	*mode = a9_mode(p);
+	r = umount2(self->vmnt, 0) ? -errno : 0;
+	EXPECT_EQ(0, r) TH_LOG("umount2(%s, 0): %s", self->vmnt, res(r));
+	if (!r)
+		self->vmounted = false;
+}
+
+/*
+ * Value 0 set and read back, "f" held open, drop-after armed, then
+ * values 1..LOOP_N one fsetxattr each, each in a child bounded like
+ * every call here.  The sets before the drop return 0 (acknowledged:
+ * the server answered their Tclunk, diod's lsetxattr is done); the one
+ * the server dies under fails as a call in flight on a dead connection
+ * does (EXPECT_DEAD: EIO, patch 19); every later one fails with EIO at
+ * once: once trans_fd has seen the EOF the client is Disconnected and
+ * p9_client_prepare_req() refuses every request with EIO before it is
+ * sent, which is the one error the client promises for a dead server.
+ * The mount is dead (EIO) and unmounts with umount2(mnt, 0).
+ * Returns the last value acknowledged, *died the one the server died
+ * under (0: it never died).
+ */
+static int loop_drop(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fault) *self, int extra, int *died)
+{
+	char text[64], spec[32];
+	int k, acked = 0, ndead = 0, n = LOOP_REQS * LOOP_ACKED + extra;
+	long dead_max = 0, fly_ms = 0, fly_r = 0;
+	struct call c;
+
+	*died = 0;
+	loop_text(text, sizeof(text), 0);
+	ASSERT_SET(self->p, A9_XA_ACCESS, text);
+	ASSERT_ACL(self->p, A9_XA_ACCESS, text);
+	self->fd = openat(self->dfd, "f", O_RDONLY);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->p, strerror(errno));
+	snprintf(spec, sizeof(spec), "drop-after=%d", n);
+	ARM(spec);
+	for (k = 1; k <= LOOP_N; k++) {
+		loop_text(text, sizeof(text), k);
+		ASSERT_EQ(ACL_LEN, a9_build(self->val, sizeof(self->val), text));
+		c = do_call(self, OP_FSET);
+		ASSERT_FALSE(c.hung) TH_LOG("set %d: fsetxattr did not return within %d s",
+					    k, LIMIT_S);
+		ASSERT_TRUE(WIFEXITED(c.status) && !WEXITSTATUS(c.status))
+			TH_LOG("set %d: child ended with status 0x%x", k, c.status);
+		if (!*died && !c.r) {
+			acked = k;
+			continue;
+		}
+		if (!*died) {
+			*died = k;
+			fly_r = c.r;
+			fly_ms = c.ms;
+			EXPECT_DEAD(c, OP_FSET);
+			continue;
+		}
+		ndead++;
+		if (c.ms > dead_max)
+			dead_max = c.ms;
+		EXPECT_EQ(-EIO, c.r) TH_LOG("set %d, the server dead: %s", k, res(c.r));
+		EXPECT_GE(BOUND_MS, c.ms) TH_LOG("set %d took %ld ms", k, c.ms);
+	}
+	TH_LOG("%s: values 1-%d acknowledged, value %d failed (%s in %ld ms), the %d sets after it EIO in at most %ld ms",
+	       spec, acked, *died, res(fly_r), fly_ms, ndead, dead_max);
+	EXPECT_LT(0, *died) TH_LOG("%s: the server never died", spec);
+	EXPECT_EQ(LOOP_ACKED, acked)
+		TH_LOG("%s let %d sets through, not %d: not %d ACL requests a set",
+		       spec, acked, LOOP_ACKED, LOOP_REQS);
+	close(self->fd);
+	self->fd = -1;
+	expect_dead(_metadata, self);
+	unmount(_metadata, self);
+	return acked;
+}
+
+/*
+ * drop-after on the Txattrcreate of value LOOP_ACKED + 1: a fresh
+ * connection reads exactly the last acknowledged value and its mode,
+ * and so does the host (HOSTCHECK): nothing acknowledged is lost, and
+ * nothing of the value the server never saw arrived.
+ */
+TEST_F_TIMEOUT(fault, loop_drop_create, TEST_S)
+{
+	char text[64];
+	int acked, died;
+
+	acked = loop_drop(_metadata, self, 0, &died);
+	loop_text(text, sizeof(text), acked);
+	expect_stored(_metadata, self, text, loop_mode(acked));
+}
+
+/*
+ * drop-after on the Twrite of value LOOP_ACKED + 1: its Txattrcreate
+ * reached the server.  What a fresh connection reads is the last
+ * acknowledged value or the one in flight, whole, with its mode,
+ * nothing else; the host holds the same bytes (HOSTCHECK).  diod
+ * stores an xattr when the fid its Txattrcreate made is clunked (or
+ * destroyed with its connection), and the proxy SIGKILLs it at the drop,
+ * before either: it is the last acknowledged value.
+ */
+TEST_F_TIMEOUT(fault, loop_drop_write, TEST_S)
+{
+	char last[64], fly[64], got[256], p[PATH_MAX], rel[512];
+	int acked, died, mode;
+	const char *seen = NULL;
+
+	acked = loop_drop(_metadata, self, 1, &died);
+	loop_text(last, sizeof(last), acked);
+	loop_text(fly, sizeof(fly), died ? died : acked);
+	read_fresh(_metadata, self, got, sizeof(got), &mode);
+	if (died && !strcmp(got, fly)) {
+		seen = fly;
+		EXPECT_EQ(loop_mode(died), mode)
+			TH_LOG("mode %04o with the value in flight (%d), expected %04o",
+			       mode, died, loop_mode(died));
+	} else {
+		EXPECT_STREQ(last, got)
+			TH_LOG("after the drop: neither the last acknowledged value (%d) nor the one in flight (%s)",
+			       acked, fly);
+		EXPECT_EQ(loop_mode(acked), mode)
+			TH_LOG("mode %04o with the last acknowledged value (%d), expected %04o",
+			       mode, acked, loop_mode(acked));
+		if (!strcmp(got, last))
+			seen = last;
+	}
+	TH_LOG("after the drop the server holds %s: %s, mode %04o",
+	       seen == fly ? "the value in flight" :
+	       seen ? "the last acknowledged value" : "neither", got, mode);
+	/* the host holds what was read (the last acknowledged value if neither) */
+	snprintf(rel, sizeof(rel), "%s/f", self->name);
+	a9_hostcheck_text(a9_path(p, a9_mnt(), rel), A9_XA_ACCESS,
+			  seen ? seen : last);
 }
 
 TEST_HARNESS_MAIN

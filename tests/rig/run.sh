@@ -21,7 +21,11 @@
 #     in front of the real diod, it passes the host's ACL bytes
 #     through, applies each fault as specified, drops and refuses
 #     malformed frames from either side by exiting (never a signal),
-#     and counts exactly.
+#     and counts exactly;
+#   - guest death mid-write (guest-death.sh): QEMU SIGKILLed while the
+#     guest sets ACLs in a loop, on diod and on QEMU's own server,
+#     leaves one whole value of the sequence on the export, never an
+#     older one than the guest saw acknowledged.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -227,6 +231,25 @@ else
 		fi
 		rm -rf "$exp"
 	fi
+fi
+
+# Guest death mid-write: 2 rounds on diod and 2 on qemu-passthrough,
+# QEMU killed after a seeded random delay (the seed is in the line; give
+# it back as GD_SEED to replay), ~17 s.  The kernel under test, with
+# access=client: patched once the series lists patches.  6.1 pushes the
+# mode before the ACL with access=client (v9fs_xattr_set_acl), and a
+# kill between the two leaves the old ACL under the new mode (3 rounds
+# in 10, 2026-12-04), so without the series it runs vanilla with
+# access=user, where the ACL is one store.
+if "$ACL9P_TOP/scripts/series-available.sh" && [ -r "$ACL9P_BUILD/kernels/patched.bzImage" ]; then
+	gd=(GD_KERNEL=patched GD_ACCESS=client)
+else
+	gd=(GD_KERNEL=vanilla GD_ACCESS=user)
+fi
+if env "${gd[@]}" "$ACL9P_TOP/tests/rig/guest-death.sh" >"$tmp/gd.log" 2>&1; then
+	ok "guest death mid-write leaves a whole ACL (${gd[*]}; $(tail -n 1 "$tmp/gd.log" | sed 's/^guest-death: //'))"
+else
+	bad "guest death mid-write (${gd[*]})"; cat "$tmp/gd.log"
 fi
 
 echo "rig: $pass passed, $failn failed"
