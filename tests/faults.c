@@ -71,8 +71,6 @@ static const char *NEW = "u::rw-,u:1002:rw-,g::r--,m::rw-,o::---";
 #define NEW_MODE	0660
 #define ACL_LEN		44	/* 4 + 5 * 8 */
 
-/* rd-hugesize: the size the proxy declares, 9 TiB */
-#define HUGE_SIZE	((ssize_t)9 << 40)
 /* rd-delay, wr-delay */
 #define DELAY_MS	1000
 /*
