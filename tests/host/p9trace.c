@@ -18,7 +18,9 @@
  *
  * A line that is not a v9fs_ event is ignored (the log also carries
  * QEMU's other messages); a v9fs_ line without a tag is a parse error:
- * reported on stderr with its line number, exit 1, nothing printed.
+ * reported on stderr with its line number, exit 1, nothing printed.  A
+ * marker out of order is found while printing: exit 1 after the slices
+ * before it (scripts/wire.sh then takes the cell as having no counts).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
