@@ -118,4 +118,4 @@ note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
 	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter" \
 	--cells "$results/cells.list" --manifest "$ACL9P_BUILD/tests/manifest" \
-	--tests "${TESTS:-}"
+	--tests "${TESTS:-}" --flavour "${flavour:-plain}"

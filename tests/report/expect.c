@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +122,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int expect_load(const char *dir, struct expectations *ex)
+/*
+ * A list named <list>@FLAVOUR is for runs of that kernel flavour only
+ * (a test that needs the debug flavour's fault injection skips on the
+ * plain kernels: skip.x@plain): the cells of a flavour run have the
+ * same names as the plain ones.
+ */
+static bool for_flavour(const char *nm, const char *flavour)
+{
+	const char *at = strchr(nm, '@');
+
+	return !at || !strcmp(at + 1, flavour);
+}
+
+int expect_load(const char *dir, const char *flavour, struct expectations *ex)
 {
 	memset(ex, 0, sizeof(*ex));
 	DIR *d = opendir(dir);
@@ -140,6 +154,8 @@ int expect_load(const char *dir, struct expectations *ex)
 		if ((!starts_with(nm, "xfail.") && !starts_with(nm, "skip.")) ||
 		    nm[len - 1] == '~')
 			continue; /* editor backups are not lists */
+		if (!for_flavour(nm, flavour))
+			continue;
 		grow(&names, &cap, n, sizeof(*names));
 		names[n++] = xstrdup(nm);
 	}

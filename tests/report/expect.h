@@ -35,7 +35,7 @@ struct expectations {
 };
 
 /* Returns 0, or -1 after printing one "file:line: ..." line on stderr. */
-int expect_load(const char *dir, struct expectations *ex);
+int expect_load(const char *dir, const char *flavour, struct expectations *ex);
 void expect_free(struct expectations *ex);
 
 /* First entry matching; NULL if none.  Marks the entry used. */

@@ -1,7 +1,7 @@
 /* acl9p-report: turn the rig's results tree into a verdict.
  *
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
- *       [--manifest FILE [--tests GLOB]] [--cells FILE]
+ *       [--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]
  *
  * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status}, applies
  * DIR/xfail.*, DIR/skip.* and DIR/differences, prints the report on
@@ -10,7 +10,10 @@
  * --manifest: the build's list of tests (build/tests/manifest); each of
  * those a cell did not report fails, --tests being the binaries the run
  * selected (the rig's TESTS, without "acl9p_"; empty: all).  --cells:
- * the cells the run asked for; one without results fails.
+ * the cells the run asked for; one without results fails.  --flavour:
+ * the kernel flavour the run booted (tests/matrix.conf; default
+ * "plain", the rig's own kernels): a list named <list>@NAME applies only
+ * to runs of that flavour.
  * Paths it prints are relative to the cwd when they lie below it.
  * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
 #include "cells.h"
@@ -27,7 +30,7 @@
 #include <string.h>
 
 #define USAGE1 "acl9p-report --results R --expected DIR [--cell-filter GLOB]"
-#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE]"
+#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]"
 
 /* Errors are one line; help is stdout, so it fits 100 columns. */
 static void usage(const char *why)
@@ -50,7 +53,8 @@ static char *dir_arg(const char *arg)
 int main(int argc, char **argv)
 {
 	const char *results = NULL, *expected = NULL, *filter = NULL,
-		   *manifest = NULL, *tests = NULL, *cells = NULL;
+		   *manifest = NULL, *tests = NULL, *cells = NULL,
+		   *flavour = "plain";
 	for (int i = 1; i < argc; i++) {
 		const char **slot = NULL;
 		const char *a = argv[i], *val = NULL;
@@ -60,9 +64,9 @@ int main(int argc, char **argv)
 		}
 		static const char *const opts[] = { "--results", "--expected",
 						     "--cell-filter", "--manifest",
-						     "--tests", "--cells" };
+						     "--tests", "--cells", "--flavour" };
 		const char **slots[] = { &results, &expected, &filter, &manifest,
-					 &tests, &cells };
+					 &tests, &cells, &flavour };
 		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 			size_t n = strlen(opts[k]);
 			if (!strncmp(a, opts[k], n) && (a[n] == 0 || a[n] == '=')) {
@@ -94,7 +98,7 @@ int main(int argc, char **argv)
 	expected = exd;
 
 	struct expectations ex;
-	if (expect_load(expected, &ex)) {
+	if (expect_load(expected, flavour, &ex)) {
 		free(res);
 		free(exd);
 		return 2;

@@ -119,6 +119,23 @@ count skip-ran 'XPASS  acl9p_roundtrip.acl.access_named_user' 2
 has skip-ran 'passed but listed at'
 last skip-ran '4 passed, 2 failed, 2 skipped'
 
+# --- <list>@FLAVOUR: only for runs of that flavour (--flavour, default
+# plain).  The listed skip of the plain kernels must not excuse, nor
+# stand against, a debug run.
+d=$(fixture basic)
+mv "$d/expected/skip.servers" "$d/expected/skip.servers@debug"
+run flavour-plain "$d"
+want_rc flavour-plain 1
+has flavour-plain 'no tests/expected/skip.* entry says it skips in this cell: server has'
+run flavour-debug "$d" --flavour debug
+want_rc flavour-debug 0
+last flavour-debug '6 passed, 0 failed, 2 skipped'
+mv "$d/expected/skip.servers@debug" "$d/expected/skip.servers@plain"
+run flavour-default "$d"
+want_rc flavour-default 0
+run flavour-other "$d" --flavour debug
+want_rc flavour-other 1
+
 # --- with=: a listed failure must also show the diagnostic it names
 d=$(fixture basic)
 printf '%s\n' '*.qemu-mapped-xattr.* acl9p_roundtrip.acl.default_inherit cause="acl9p_roundtrip.c:*:Expected 0 (0) == rc (-1)" with="*errno 95*" the fixture server refuses default ACLs' >"$d/expected/xfail.servers"
