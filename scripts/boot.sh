@@ -222,7 +222,7 @@ kernel_reports() { # RULES CONSOLE
 				continue
 			k = l; sub(/[ \t].*/, "", k)
 			re = l; sub(/^[^ \t]+[ \t]+/, "", re)
-			if ((k != "report" && k != "trace" && k != "end") || re == l) {
+			if ((k != "report" && k != "trace" && k != "quiet" && k != "end") || re == l) {
 				print "acl9p: " rules ": not a rule: " l
 				exit 2
 			}
@@ -244,6 +244,8 @@ kernel_reports() { # RULES CONSOLE
 		if (open && ++age > 200) open = 0
 		if (hit == "report" || (hit == "trace" && !open)) {
 			print; open = 1; age = 0
+		} else if (hit == "quiet") {
+			open = 1; age = 0
 		} else if (hit == "end") {
 			open = 0
 		}

@@ -32,7 +32,7 @@ static const struct rule rules[] = {
 /* a report without an end marker (lockdep, hung tasks) ends this late */
 #define REPORT_LINES	200
 
-enum kind { K_REPORT, K_TRACE, K_END, K_NONE };
+enum kind { K_REPORT, K_TRACE, K_QUIET, K_END, K_NONE };
 
 static regex_t compiled[NRULES];
 static enum kind kinds[NRULES];
@@ -50,6 +50,8 @@ static int compile(void)
 			kinds[i] = K_REPORT;
 		else if (!strcmp(rules[i].kind, "trace"))
 			kinds[i] = K_TRACE;
+		else if (!strcmp(rules[i].kind, "quiet"))
+			kinds[i] = K_QUIET;
 		else if (!strcmp(rules[i].kind, "end"))
 			kinds[i] = K_END;
 		else
@@ -133,6 +135,10 @@ int a9_kmsg_reports(int fd, char (*out)[A9_KREPORT_LEN], int max)
 			if (n < max)
 				snprintf(out[n], A9_KREPORT_LEN, "%s", msg);
 			n++;
+			open = 1;
+			age = 0;
+		} else if (k == K_QUIET) {
+			/* no report; its trace is not one either */
 			open = 1;
 			age = 0;
 		} else if (k == K_END) {
