@@ -15,6 +15,9 @@
 #                names on ACL api inodes, found by a WARN_ONCE run
 #   make wire    9P requests per ACL operation (QEMU's trace events),
 #                patched next to vanilla, judged by tests/expected/wire-bounds
+#   make bench   what ACL operations cost, patched against vanilla, in
+#                alternating boots: build/report/bench.md and its plots
+#                (ROUNDS=3; BENCH_* variables: scripts/bench.sh)
 #
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
 # MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,
@@ -38,7 +41,7 @@ RACE_MS ?=
 export MATRIX KERNEL CELL TESTS JOBS RACE_MS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series bite raw-acl-probe wire cover-results clean distclean
+	tools check-series bite raw-acl-probe wire bench cover-results clean distclean
 
 all: demo
 
@@ -75,6 +78,7 @@ guest: tools
 	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
 	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/guest/acl9p-fused server/fuse/acl9p-fused.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
+	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/tests/acl9p-bench tests/bench/bench.c
 	@scripts/manifest.sh $(B)/tests
 	@mkdir -p $(B)/tests/rig
 	@for t in tests/rig/guest/*.c; do \
@@ -86,8 +90,16 @@ guest: tools
 	@guest/initramfs.sh $(B)/guest/initramfs.cpio $(B)/guest/init \
 		$(B)/tests $(B)/guest/gen_init_cpio
 
+# The run's time, appended to build/logs/check.time for make bench's
+# report: "DATE SECONDS MATRIX=SET rc=STATUS whole|part" (part: CELL,
+# TESTS, KERNEL or RACE_MS narrowed or changed it).
 check: kernels guest
-	@scripts/check.sh
+	@start=$$(date +%s); rc=0; scripts/check.sh || rc=$$?; \
+	part=whole; [ -z "$(CELL)$(TESTS)$(KERNEL)$(RACE_MS)" ] || part=part; \
+	mkdir -p $(B)/logs; \
+	echo "$$(date -u +%Y-%m-%dT%H:%M:%SZ) $$(( $$(date +%s) - start )) MATRIX=$(MATRIX) rc=$$rc $$part" \
+		>>$(B)/logs/check.time; \
+	exit $$rc
 
 # Only the kernel it boots (demo.sh builds it): a first look should not
 # cost two kernel builds and the matrix.
@@ -119,8 +131,14 @@ raw-acl-probe: deps guest
 wire: kernels guest
 	@scripts/wire.sh
 
+# What ACL operations cost, patched against vanilla: build/report/bench.md.
+# bench.sh does what "deps kernels guest" would, timing each step for
+# the report's section on the rig itself.
+bench:
+	@scripts/bench.sh
+
 clean:
-	rm -rf $(B)/results $(B)/run $(B)/logs $(B)/guest $(B)/tests $(B)/report
+	rm -rf $(B)/results $(B)/run $(B)/logs $(B)/guest $(B)/tests $(B)/report $(B)/bench
 
 distclean:
 	rm -rf $(B)

@@ -14,8 +14,12 @@
  * at most CONFIG_INIT_ENV_ARG_LIMIT of them).  scripts/boot.sh composes
  * them from the cell (tests/matrix.conf, server/NAME.sh); the init only
  * reads them, and the tests inherit them:
- *   ACL9P_MODE        check | demo | wire | shell (default check); wire
- *                     runs the 9P request count script (scripts/wire.sh)
+ *   ACL9P_MODE        check | demo | wire | bench | shell (default check);
+ *                     wire runs the 9P request count script
+ *                     (scripts/wire.sh), bench /bin/acl9p-bench
+ *                     (scripts/bench.sh; its ACL9P_BENCH_* parameters
+ *                     are its own, ACL9P_BENCH_LIMIT its time limit in
+ *                     seconds, default 600)
  *   ACL9P_SRC, ACL9P_OPTS
  *                     9p mount source and options of the share under test
  *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs, ext4 for
@@ -477,6 +481,25 @@ static void run_script(const char *script)
 	close(out);
 }
 
+/*
+ * bench: the benchmark program, its output on the results port as it
+ * is, then "bench-exit STATUS" (its exit status, -1 when killed at the
+ * limit, 128 + N for signal N): a run that did not end with 0 has no
+ * figures to trust, and the host must be able to tell.
+ */
+static void run_bench(void)
+{
+	char *argv[] = { "/bin/acl9p-bench", NULL };
+	long limit = strtol(env("ACL9P_BENCH_LIMIT", "600"), NULL, 10);
+	int out = open_results();
+	int status = run_limited(argv, out, false, limit > 0 ? (int)limit : 600);
+
+	dprintf(out, "bench-exit %d\n", status == -1 ? -1 :
+		WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	tcdrain(out);
+	close(out);
+}
+
 static void run_shell(void)
 {
 	char *argv[] = { "/bin/sh", "-l", NULL };
@@ -517,7 +540,8 @@ int main(void)
 
 	mode = env("ACL9P_MODE", "check");
 	if (strcmp(mode, "check") && strcmp(mode, "demo") &&
-	    strcmp(mode, "wire") && strcmp(mode, "shell"))
+	    strcmp(mode, "wire") && strcmp(mode, "bench") &&
+	    strcmp(mode, "shell"))
 		fail("unknown ACL9P_MODE '%s'", mode);
 	setup_env();
 	/* what the concurrency tests had to race on */
@@ -539,6 +563,8 @@ int main(void)
 		run_script("/etc/acl9p-demo.sh");
 	} else if (!strcmp(mode, "wire")) {
 		run_script("/etc/acl9p-wire.sh");
+	} else if (!strcmp(mode, "bench")) {
+		run_bench();
 	} else {
 		run_shell();
 	}

@@ -6,7 +6,8 @@
 # Contents: /init (static C), /bin/acl9p-fused (static C, next to the
 # init), busybox (static) for the shell and the
 # demo, getfacl/setfacl (static, or with the libraries they link), the
-# test binaries.
+# test binaries, /bin/acl9p-bench (static C, TESTS_DIR/acl9p-bench: the
+# benchmark of ACL9P_MODE=bench, not a test).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -50,6 +51,8 @@ busybox=/bin/busybox
 		echo "file /bin/getfacl /usr/bin/getfacl 0755 0 0"
 		echo "file /bin/setfacl /usr/bin/setfacl 0755 0 0"
 	fi
+	[ -x "$tests/acl9p-bench" ] || die "guest: $tests/acl9p-bench missing (run: make guest)"
+	echo "file /bin/acl9p-bench $tests/acl9p-bench 0755 0 0"
 	for t in "$tests"/acl9p_*; do
 		[ -x "$t" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"

@@ -7,7 +7,7 @@ set -eu
 
 pkgs="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
-libcap-ng-dev busybox-static xz-utils git python3 e2fsprogs"
+libcap-ng-dev busybox-static xz-utils git python3 e2fsprogs gnuplot-nox"
 
 # scripts/acl-tools.sh builds the guest's static getfacl/setfacl from
 # "apt-get source acl", which needs a deb-src line.  Add one for the

@@ -34,6 +34,19 @@ fi
 
 kbuild_env
 
+# What the build cost, appended to build/logs/kernel-NAME.time (make
+# bench reports it): "DATE SECONDS clean|rebuild HITS MISSES", clean
+# when the object directory held no vmlinux yet; HITS and MISSES are
+# ccache's counters across the build (another build beside it on the
+# same cache counts there too): a clean build's time means little
+# without knowing whether ccache was cold.
+kind=rebuild
+[ -e "$obj/vmlinux" ] || kind=clean
+ccache_counts() {
+	ccache --print-stats 2>/dev/null | awk '$1 ~ /_cache_hit$/ { h += $2 }
+		$1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'
+}
+read -r hits0 misses0 < <(ccache_counts)
 start=$(date +%s)
 if ! make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
 	-j"$(nproc)" "$@" bzImage >"$log" 2>&1; then
@@ -42,4 +55,8 @@ if ! make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
 fi
 cmp -s "$obj/arch/x86/boot/bzImage" "$out" ||
 	cp "$obj/arch/x86/boot/bzImage" "$out"
-note "kernel: $name ready in $(( $(date +%s) - start )) s: ${out#$ACL9P_TOP/}"
+secs=$(( $(date +%s) - start ))
+read -r hits misses < <(ccache_counts)
+echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $secs $kind $((hits - hits0)) $((misses - misses0))" \
+	>>"$ACL9P_BUILD/logs/kernel-$name.time"
+note "kernel: $name ready in $secs s: ${out#"$ACL9P_TOP"/}"
