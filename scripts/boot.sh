@@ -13,7 +13,8 @@
 #                       environment, e.g. --set ACL9P_TESTS_DIR=/tests/rig
 #   --trace-9p          log every request of QEMU's own 9p server (its
 #                       v9fs_* trace events) to DIR/9p-trace.log; other
-#                       servers have no such events (scripts/wire.sh)
+#                       servers have no such events, and it asks nothing
+#                       of them (scripts/wire.sh, scripts/check.sh)
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
 # prefix (e.g. TESTS=hostchange): run only those.  ACL9P_BOOT_EXTRA:
@@ -29,7 +30,9 @@
 # The cell's results land in DIR: ktap.txt (second serial port, raw),
 # hostcheck.ktap (bytes on the host after the run), console.log (first
 # serial port), kernel-reports (the first line of each kernel report on
-# the console), qemu.log, status (key=value, read by acl9p-report).  The
+# the console), qemu.log, status (key=value, read by acl9p-report), and
+# in a check run traffic.tsv (9P requests per test) where they were
+# counted (--trace-9p on QEMU's server, ninep-proxy's counts).  The
 # export stays in build/run/CELL/export for a look.  Exit status: 0 when
 # the VM ended cleanly (the tests' verdicts, and in a check run the
 # kernel reports', are for acl9p-report), 1 otherwise (timeout, setup
@@ -70,6 +73,8 @@ server_check || die "boot: server $server cannot run: see the line above"
 
 run=$ACL9P_BUILD/run/$cell
 [ -n "$out" ] || out=$ACL9P_BUILD/results/$cell
+# Only QEMU's own server (server/virtfs.inc) has the v9fs_* events.
+[ "${SERVER_QEMU_9P:-0}" = 1 ] || trace=()
 [ ${#trace[@]} -eq 0 ] || trace+=(-D "$out/9p-trace.log")
 export_dir=$run/export
 rm -rf "$out"
@@ -265,6 +270,29 @@ fi
 if [ "$mode" = check ] && [ $host_side = 1 ]; then
 	"$hostcheck" --prefix "$SERVER_XATTR_PREFIX" "$export_dir" \
 		<"$out/ktap.txt" >"$out/hostcheck.ktap" 2>>"$out/qemu.log" || true
+fi
+
+# The 9P requests of each test (traffic.tsv, which acl9p-report reads):
+# in a check run every test sends a marker first and names it on a
+# "# acl9p-mark N TEST" line (tests/lib/mark.c), and acl9p-p9trace
+# gives each slice of QEMU's trace, or each bucket of ninep-proxy's
+# counts, to its test.  All or nothing: when that fails the file is its
+# "# error" line alone.  The trace (some 6 MB a cell) stays, gzipped.
+if [ "$mode" = check ]; then
+	src=()
+	if [ -f "$out/9p-trace.log" ]; then
+		src=("$out/9p-trace.log")
+	elif [ -f "$out/ninep-proxy.counts" ]; then
+		src=(--proxy-counts "$out/ninep-proxy.counts")
+	fi
+	p9trace=$ACL9P_BUILD/tests/acl9p-p9trace
+	if [ ${#src[@]} -gt 0 ] && [ ! -x "$p9trace" ]; then
+		echo "# error ${p9trace#"$ACL9P_TOP"/} missing (run: make tools)" >"$out/traffic.tsv"
+	elif [ ${#src[@]} -gt 0 ] && ! err=$("$p9trace" --marks "$out/ktap.txt" "${src[@]}" \
+		2>&1 >"$out/traffic.tsv"); then
+		echo "# error ${err%%$'\n'*}" >"$out/traffic.tsv"
+	fi
+	[ ! -f "$out/9p-trace.log" ] || gzip -f "$out/9p-trace.log"
 fi
 
 cat >"$out/status" <<EOS

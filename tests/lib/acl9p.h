@@ -104,9 +104,43 @@ bool a9_acl_required(void);
 const char *a9_binary(void);		/* e.g. "acl9p_roundtrip" */
 /*
  * ACL9P_RACE_MS, default 1000: how long a race test's workers race when
- * nothing goes wrong (they stop at the first error).
+ * nothing goes wrong (they stop at the first error).  Asking makes the
+ * test a timed one for its traffic (a9_mark_timed()).
  */
 int a9_race_ms(void);
+
+/*
+ * ---- per-test traffic markers (mark.c)
+ *
+ * A marker is a utimensat() of the share's root setting its mtime to
+ * A9_MARK_EPOCH + N seconds, a time nothing else sets: the client sends
+ * it as one Tsetattr, at which acl9p-p9trace splits QEMU's trace of its
+ * server and ninep-proxy begins its bucket "N" (the same epoch:
+ * guest/wire.sh, tests/host/p9trace.c, server/ninep-proxy/session.c).
+ * N is 1, 2, 3, ... over the whole boot, every binary included, because
+ * the host refuses a marker that is not one more than the last (a lost
+ * or doubled one would shift every later slice): it comes from
+ * A9_MARK_COUNTER, a file on the guest's own tmpfs (no 9P traffic),
+ * incremented under flock().
+ */
+#define A9_MARK_EPOCH	1000000000L
+#define A9_MARK_COUNTER	"/tmp/acl9p-mark.counter"
+/*
+ * Send the next marker and print "# acl9p-mark N TEST" on stdout
+ * (flushed), the line that names slice N for the host; when the
+ * utimensat failed the line goes on with " not sent: ERRNO" (whether a
+ * request left is unknown: the host's order check decides), and when no
+ * N could be had it is "# acl9p-mark none TEST: why" and nothing is
+ * sent.  0, or -errno of what failed.
+ */
+int a9_mark(const char *test);
+/*
+ * The marked test runs for a time, not a count of operations (a race
+ * window): "# acl9p-mark timed TEST", once, so that the host does not
+ * compare its requests across runs or kernels as if they meant the
+ * same work.  Nothing when the test was not marked.
+ */
+void a9_mark_timed(void);
 
 /* build "<dir>/<name>" into buf (PATH_MAX bytes); returns buf */
 char *a9_path(char *buf, const char *dir, const char *name);

@@ -111,6 +111,66 @@ static inline void a9_scale_timeouts(void)
 			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
 	}
 
+/*
+ * Per-test traffic markers (a9_mark(), acl9p.h): in a check run
+ * (ACL9P_MODE=check, the guest init's environment) every test sends one
+ * marker as the very first thing it does, so that the host can give
+ * each 9P request to the test that caused it (scripts/boot.sh:
+ * traffic.tsv).  The one place every test passes, fixture or not, before
+ * its fixture's setup and in its own child, is the harness' call of
+ * t->fn (a wrapper __TEST_IMPL or __TEST_F_IMPL made) in __run_test():
+ * main() swaps each test's fn for a9_marked_test(), which marks and
+ * calls the wrapper.  The tests' sources do not change, and a new test
+ * is marked without a thought; what the harness does before the fork
+ * (printing the RUN line) sends nothing.
+ */
+typedef void (*a9_test_fn)(struct __test_metadata *,
+			   struct __fixture_variant_metadata *);
+static struct a9_wrapped {
+	const struct __test_metadata *t;
+	a9_test_fn fn;
+} *a9_wrapped;
+static size_t a9_nwrapped;
+
+static void a9_marked_test(struct __test_metadata *t,
+			   struct __fixture_variant_metadata *v)
+{
+	char name[512];
+	size_t i;
+
+	for (i = 0; i < a9_nwrapped && a9_wrapped[i].t != t; i++)
+		;
+	if (i == a9_nwrapped)
+		abort();	/* only a9_mark_tests() installs this */
+	/* named as the report names it: binary.fixture[.variant].test */
+	snprintf(name, sizeof(name), "%s.%s%s%s.%s", a9_binary(),
+		 t->fixture->name, v->name[0] ? "." : "", v->name, t->name);
+	a9_mark(name);
+	a9_wrapped[i].fn(t, v);
+}
+
+static inline void a9_mark_tests(void)
+{
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+	size_t n = 0;
+
+	if (strcmp(a9_env("ACL9P_MODE", ""), "check"))
+		return;	/* by hand, on the host: nothing to count */
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			n++;
+	a9_wrapped = calloc(n ? n : 1, sizeof(*a9_wrapped));
+	if (!a9_wrapped)
+		return;	/* none marked: all is "(unmarked)" on the host */
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next) {
+			a9_wrapped[a9_nwrapped++] =
+				(struct a9_wrapped){ .t = t, .fn = t->fn };
+			t->fn = a9_marked_test;
+		}
+}
+
 #undef TEST_HARNESS_MAIN
 #define TEST_HARNESS_MAIN						\
 	A9_CONSTRUCTOR_ORDER_LAST					\
@@ -119,6 +179,7 @@ static inline void a9_scale_timeouts(void)
 		if (argc > 1 && !strcmp(argv[1], "--list"))		\
 			return a9_list_tests();				\
 		a9_scale_timeouts();					\
+		a9_mark_tests();					\
 		return test_harness_run(argc, argv);			\
 	}
 

@@ -43,6 +43,10 @@ int a9_race_ms(void)
 {
 	int ms = atoi(a9_env("ACL9P_RACE_MS", "1000"));
 
+	/* the one sign that a test runs for a window: its requests count
+	 * how far it got, not what an operation costs */
+	a9_mark_timed();
+
 	return ms > 0 ? ms : 1000;
 }
 

@@ -137,6 +137,10 @@ static void load_cell(struct cell *c, const char *results, const char *name)
 	ktap_parse_hostcheck(p, &c->tests);
 	free(p);
 	add_console_test(c, results);
+	/* its messages follow the cell's name: the file's name says enough */
+	p = xasprintf("%s/%s/" TRAFFIC_FILE, results, name);
+	traffic_load(&c->traffic, p, TRAFFIC_FILE);
+	free(p);
 }
 
 /* A line of the cells list names a results subdirectory; nothing that
@@ -930,6 +934,7 @@ void run_free(struct run *r)
 		status_free(&c->st);
 		test_list_free(&c->tests);
 		binaries_free(&c->bins);
+		traffic_free(&c->traffic);
 	}
 	free(r->v);
 	free(r->unlisted_first);

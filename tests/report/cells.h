@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "manifest.h"
 #include "status.h"
+#include "traffic.h"
 
 struct counts {
 	unsigned pass, fail, skip, xfail, xpass;
@@ -29,6 +30,7 @@ struct cell {
 	char *boot_reason;
 	const struct expect_entry *boot_entry; /* xfail'd boot failure */
 	struct counts c; /* boot failure included in c.fail (or c.xfail) */
+	struct traffic traffic; /* traffic.tsv: 9P requests per test */
 };
 
 struct run {

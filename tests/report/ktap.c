@@ -391,8 +391,10 @@ static int is_harness_noise(const char *c, const char *running)
 			return 1;
 	if (word_is(c, "SKIP") || word_is(c, "XFAIL") || word_is(c, "XPASS"))
 		return 1;
-	/* Data for the host-side checker, not a diagnostic. */
-	if (starts_with(c, "HOSTCHECK ") || starts_with(c, "acl9p: no HOSTCHECK"))
+	/* Data for the host-side checker, not a diagnostic; nor is the
+	 * line naming a test's traffic marker (traffic.tsv). */
+	if (starts_with(c, "HOSTCHECK ") || starts_with(c, "acl9p: no HOSTCHECK") ||
+	    starts_with(c, "acl9p-mark "))
 		return 1;
 	if (word_is(c, "OK") || word_is(c, "FAIL")) {
 		const char *rest = skip_ws(c + (word_is(c, "OK") ? 2 : 4));

@@ -3,7 +3,8 @@
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
  *       [--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]
  *
- * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status}, applies
+ * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status} (and
+ * traffic.tsv, the 9P requests per test, where there is one), applies
  * DIR/xfail.*, DIR/skip.* and DIR/differences, prints the report on
  * stdout (last line "N passed, N failed, N skipped"), writes R/summary.md, R/junit.xml and
  * R/unexpected.tsv (every unexpected result, a line each, for scripts).

@@ -1,4 +1,5 @@
 #include "summary.h"
+#include "traffic.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -184,6 +185,17 @@ static void wrap(FILE *f, const char *first, const char *more, const char *s,
 			return;
 		p = more;
 	}
+}
+
+char *summary_fit(const char *s, size_t w)
+{
+	return fit(s, w);
+}
+
+void summary_wrap(FILE *f, const char *first, const char *more, const char *s,
+		  size_t maxl)
+{
+	wrap(f, first, more, s, maxl);
 }
 
 static void times_text(FILE *f, const struct run *r)
@@ -512,6 +524,7 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 	times_text(f, r);
 	failures_text(f, r);
 	ab_text(f, d, expected_dir);
+	traffic_text(f, r);
 
 	/* Not a failure: the manifest is what a cell must report, and a
 	 * test it does not know says the manifest is stale, nothing of
@@ -539,6 +552,11 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 	fprintf(f, "\nexpected failures: %lu (%s)\n", t.xfail, expected_dir);
 	fprintf(f, "%lu passed, %lu failed, %lu skipped\n", t.passed, t.failed,
 		t.skipped);
+}
+
+void summary_md(FILE *f, const char *s)
+{
+	md(f, s);
 }
 
 /* Table-cell safe: no column breaks, no HTML, no code-span breaks. */
@@ -678,6 +696,8 @@ int summary_markdown(const char *path, const struct run *r,
 			fprintf(f, " |\n");
 		}
 	}
+
+	traffic_markdown(f, r);
 
 	fprintf(f, "\n## Expected failures\n\n");
 	if (!t.xfail)

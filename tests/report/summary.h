@@ -20,6 +20,15 @@ struct totals totals_of(const struct run *r, const struct diff_result *d);
 void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 		  const struct expectations *ex, const char *expected_dir,
 		  const char *summary_md, int filtered, const char *manifest);
+/* The text helpers of both, for the sections other files write
+ * (traffic.c): s cut to w columns with "..."; s wrapped at blanks to
+ * 100 columns, the first line after first, the others after more, the
+ * maxl-th (0: none) cut; s escaped for a markdown table cell. */
+char *summary_fit(const char *s, size_t w);
+void summary_wrap(FILE *f, const char *first, const char *more, const char *s,
+		  size_t maxl);
+void summary_md(FILE *f, const char *s);
+
 /* Returns 0, or -1 with errno set. */
 int summary_markdown(const char *path, const struct run *r,
 		     const struct diff_result *d, const struct expectations *ex,

@@ -691,13 +691,93 @@ for c in "bad.manifest:--manifest bad.manifest:bad.manifest:2: format error" \
 	else bad "manifest usage: $what -> exit $rc: $(cat "$err")"; fi
 done
 
+# --- traffic.tsv: the 9P requests of each test (scripts/boot.sh).  The
+#     fixture is basic with each test's "# acl9p-mark" line in ktap.txt
+#     (no diagnostic: the report must read exactly as basic's) and both
+#     cells' counts; known_bug is timed (compared apart), patched's
+#     default_inherit has a duplicate line (they add up).
+d=$(fixture traffic); run traffic "$d"
+want_rc traffic 0
+last traffic '6 passed, 0 failed, 2 skipped'
+sed -e '/^9P requests per test/,/^$/d' -e "s|$work/traffic|W|g" "$out" >"$work/traffic.rest"
+sed -e "s|$work/basic|W|g" "$work/basic.out" >"$work/basic.rest"
+if cmp -s "$work/basic.rest" "$work/traffic.rest"; then ok "traffic: the rest of the report reads as basic's"
+else bad "traffic: the rest of the report differs from basic's"; diff -u "$work/basic.rest" "$work/traffic.rest" | sed 's/^/      /' | head -20; fi
+sed -n '/^9P requests per test/,/^$/p' "$out" | sed '/^$/d' >"$work/traffic.got"
+cat >"$work/traffic.want" <<'EOF'
+9P requests per test (traffic.tsv, 2 cells): vanilla -> patched, timed tests apart
+  qemu-mapped-xattr.user.none: 37 -> 30 (-18.9%), 2/4 tests changed, 1 timed apart
+    by type: xattrwalk -5, clunk -2
+    most: acl9p_roundtrip.acl.access_named_user 24 -> 18
+EOF
+if cmp -s "$work/traffic.want" "$work/traffic.got"; then ok "traffic: section as expected"
+else bad "traffic: section differs (-wanted +got)"; diff -u "$work/traffic.want" "$work/traffic.got" | tail -n +3 | sed 's/^/      /'; fi
+md=$d/results/summary.md
+file_has traffic "$md" '## 9P requests per test'
+file_has traffic "$md" '| `vanilla.qemu-mapped-xattr.user.none` | qemu-trace | 537 | 5 | 1 |'
+file_has traffic "$md" '| `acl9p_roundtrip` | 534* | 927* |'
+file_has traffic "$md" '| xattrwalk | 9 | 4 | -5 |'
+file_has traffic "$md" '| `acl9p_roundtrip.acl.access_named_user` | 24 | 18 | -6 |'
+file_has traffic "$md" '| `acl9p_roundtrip.acl.default_inherit` | 8 | 7 | -1 |'
+file_has traffic "$md" '1 timed tests apart: vanilla 500, patched 900'
+# a failure's diagnostics do not show the mark line
+d=$(fixture traffic)
+: >"$d/expected/xfail.servers"
+run traffic-diag "$d"
+want_rc traffic-diag 1
+has traffic-diag '| # acl9p_roundtrip.c:120:default_inherit:Expected 0 (0) == rc (-1)'
+hasnt traffic-diag 'acl9p-mark'
+# without a pair: one line per cell
+run traffic-one "$d" --cell-filter 'patched.*'
+has traffic-one '9P requests per test (traffic.tsv, 1 cells)'
+has traffic-one '  patched.qemu-mapped-xattr.user.none: 930 requests in 5 tests (timed ones included)'
+
+# --- traffic.tsv that could not be counted or read: recorded, shown,
+#     never a failure (the verdict is basic's); its own directory, for
+#     valgrind below
+d=$(fixture traffic)
+rm -rf "$work/traffic-bad"
+mv "$d" "$work/traffic-bad"
+d=$work/traffic-bad
+v=$d/results/vanilla.qemu-mapped-xattr.user.none/traffic.tsv
+p=$d/results/patched.qemu-mapped-xattr.user.none/traffic.tsv
+echo '# error acl9p-p9trace: 3 markers in 9p-trace.log, 4 mark lines in ktap.txt' >"$v"
+{
+	printf 'one field only\n'
+	printf 'a\tb\tc\td\n'
+	printf 'a\tb\t-3\n'
+	printf 'a\tb\t99999999999999999999999\n'
+	printf 'a\t\t3\n'
+	printf 'a b\tb\t3\n'
+	printf 'a\tb\t3x\n'
+	printf 'nul\tw\0alk\t3\n'
+	printf 'cr\tread\t4\r\n'
+} >>"$p"
+run traffic-bad "$d"
+want_rc traffic-bad 0
+last traffic-bad '6 passed, 0 failed, 2 skipped'
+has traffic-bad '  vanilla.qemu-mapped-xattr.user.none: no counts: acl9p-p9trace: 3 markers in 9p-trace.log, 4'
+# a NUL reads as '?' and a CR at the end goes, as in ktap.txt: two lines
+# counted, the seven others not
+has traffic-bad '  patched.qemu-mapped-xattr.user.none: 937 requests in 7 tests (timed ones included)'
+has traffic-bad '  patched.qemu-mapped-xattr.user.none: 7 lines not understood (first: traffic.tsv:13: not'
+hasnt traffic-bad 'by type:'
+file_has traffic-bad "$d/results/summary.md" 'No configuration has counts of both kernels.'
+file_has traffic-bad "$d/results/summary.md" 'traffic.tsv:18: not TEST&lt;TAB&gt;TYPE&lt;TAB&gt;COUNT'
+# a traffic.tsv that cannot be read is one more such line
+rm "$v"
+mkdir "$v"
+run traffic-dir "$d"
+want_rc traffic-dir 0
+has traffic-dir '  vanilla.qemu-mapped-xattr.user.none: no counts: traffic.tsv: Is a directory'
+
 # --- every run's stdout fits 100 columns (a maintainer mails it)
 for o in "$work"/*.out; do fits "$(basename "$o" .out)" "$o"; done
 
 # --- valgrind: no leaks, no invalid accesses (every code path the fixtures reach,
 #     the format-error exit included)
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
-	for n in garbage causes truncated rigmarks ktap-errors splat console diff-listed diff-grouped format-error; do
+	for n in garbage causes truncated rigmarks ktap-errors splat console diff-listed diff-grouped format-error traffic traffic-bad; do
 		d=$work/$n
 		# valgrind's own report goes to vg.log, the tool's stderr is
 		# irrelevant here (format-error prints its message on purpose)
