@@ -30,6 +30,8 @@
  *                     the same export without posixacl (check mode; a 9p
  *                     share only: unset, there is no second mount, and
  *                     the tests that need one skip)
+ *   ACL9P_OWN_SRC     a 9p share: the source a test mounts (with
+ *                     ACL9P_OPTS) for a connection of its own
  *   ACL9P_NOHOST      1: the share has no host side (no control channel,
  *                     no host checks)
  *   ACL9P_PROBE_OPTS  options of a probe mount of the second source with

@@ -111,7 +111,8 @@ guest_env=(
 )
 if [ "$fstype" = 9p ]; then
 	guest_env+=(ACL9P_SRC="$(server_source share)" ACL9P_OPTS="$c_mount,$trans"
-		ACL9P_NOACL_SRC="$(server_source noacl)" ACL9P_NOACL_OPTS="$noacl_mount,$trans")
+		ACL9P_NOACL_SRC="$(server_source noacl)" ACL9P_NOACL_OPTS="$noacl_mount,$trans"
+		ACL9P_OWN_SRC="$(server_source own)")
 else
 	# The cell's 9p options mean nothing to another filesystem, and
 	# there is no second mount of a guest-local export.
