@@ -93,15 +93,20 @@ static const struct site {
 	 */
 	const char *tail;
 	enum op op;
-	bool ninep;	/* only where the share is 9p */
+	enum {
+		ANY,		/* every cell whose VFS handles the ACL */
+		STORES,		/* and whose ->set_acl allocates to store it:
+				 * not tmpfs (simple_set_acl() only caches) */
+		NINEP,		/* and whose share is 9p */
+	} where;
 } sites[] = {
-	{ "v9fs_fid_get_acl", NULL, OP_GET, true },
-	{ "posix_acl_from_xattr", "make_posix_acl", OP_GET, true },
-	{ "v9fs_iop_set_acl", NULL, OP_SET, true },
-	{ "posix_acl_from_xattr", "make_posix_acl", OP_SET, false },
-	{ "vfs_set_acl", NULL, OP_SET, false },
-	{ "v9fs_iop_set_acl", NULL, OP_REMOVE, true },
-	{ "vfs_remove_acl", NULL, OP_REMOVE, false },
+	{ "v9fs_fid_get_acl", NULL, OP_GET, NINEP },
+	{ "posix_acl_from_xattr", "make_posix_acl", OP_GET, NINEP },
+	{ "v9fs_iop_set_acl", NULL, OP_SET, NINEP },
+	{ "posix_acl_from_xattr", "make_posix_acl", OP_SET, ANY },
+	{ "vfs_set_acl", NULL, OP_SET, STORES },
+	{ "v9fs_iop_set_acl", NULL, OP_REMOVE, NINEP },
+	{ "vfs_remove_acl", NULL, OP_REMOVE, STORES },
 };
 #define NSITES	(sizeof(sites) / sizeof(sites[0]))
 
@@ -116,7 +121,7 @@ FIXTURE(allocfail) {
 	int kmsg;		/* reports, read after every call */
 	int trace;		/* failslab's stacks, read after every call */
 	int reports;
-	bool ninep, posixacl;
+	bool ninep, posixacl, tmpfs;
 	char gfp_wait[8];	/* failslab's ignore-gfp-wait, put back */
 	char printk[64];	/* kernel.printk, put back */
 	unsigned char old[ACL_LEN], new[ACL_LEN];
@@ -153,6 +158,7 @@ FIXTURE_SETUP(allocfail)
 	a9_setup_probe(_metadata, a9_mnt());
 
 	self->ninep = strncmp(server, "local-", 6) != 0;
+	self->tmpfs = !strcmp(server, "local-tmpfs");
 	self->posixacl = !self->ninep || !strcmp(access, "client");
 	ASSERT_EQ(ACL_LEN, a9_build(self->old, sizeof(self->old), OLD));
 	ASSERT_EQ(ACL_LEN, a9_build(self->new, sizeof(self->new), NEW));
@@ -573,7 +579,8 @@ static void sweep(struct __test_metadata *_metadata,
 	for (i = 0; i < NSITES; i++) {
 		if (sites[i].op != op)
 			continue;
-		if (!self->posixacl || (sites[i].ninep && !self->ninep)) {
+		if (!self->posixacl || (sites[i].where == NINEP && !self->ninep) ||
+		    (sites[i].where == STORES && self->tmpfs)) {
 			TH_LOG("%s: not on this cell's path", sites[i].fn);
 			continue;
 		}
@@ -587,10 +594,19 @@ static void sweep(struct __test_metadata *_metadata,
 			       sites[i].tail ? sites[i].tail : "");
 	}
 
-	/* the last, complete call is what the host holds */
+	/*
+	 * The last, complete call is what the host holds: the file by its
+	 * path under the cell's share, which the host checks know (this
+	 * test's own mount is of the same export).
+	 */
 	stored(self, v, &n, &mode);
-	if (n > 0)
-		a9_hostcheck(self->p, A9_XA_ACCESS, v, (size_t)n);
+	if (n > 0) {
+		char hp[PATH_MAX];
+
+		snprintf(hp, sizeof(hp), "%s%s", a9_mnt(),
+			 self->p + strlen(self->mnt));
+		a9_hostcheck(hp, A9_XA_ACCESS, v, (size_t)n);
+	}
 }
 
 /*
