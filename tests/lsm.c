@@ -34,20 +34,8 @@ FIXTURE(lsm) {
 	char dir[PATH_MAX];
 	char ldir[PATH_MAX];
 	char p[PATH_MAX];
-	char name[64];
+	char name[128];
 };
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		r = -errno;
-	close(fd);
-	return r;
-}
 
 FIXTURE_SETUP(lsm)
 {
@@ -61,8 +49,12 @@ FIXTURE_SETUP(lsm)
 	ASSERT_TRUE(r == 0 || r == -EBUSY) TH_LOG("mount smackfs: %s", a9_errname(r));
 	a9_setup(_metadata, "lsm", self->dir, sizeof(self->dir),
 		 self->ldir, sizeof(self->ldir), A9_PROBE);
-	/* the file's name is in Smack's audit record: one per test */
-	snprintf(self->name, sizeof(self->name), "lsm-%d", (int)getpid());
+	/*
+	 * The file's name is in Smack's audit record: one per test, and
+	 * the same in every boot (a pid is not: the host checks name the
+	 * file, and the A/B pairs them by name across the two kernels)
+	 */
+	snprintf(self->name, sizeof(self->name), "lsm-%s", _metadata->name);
 	a9_path(self->p, self->dir, self->name);
 	ASSERT_EQ(0, a9_mkfile(self->p, 0644, "data\n"));
 	ASSERT_SET(self->p, A9_XA_ACCESS, ACL);
@@ -96,7 +88,7 @@ static int as_label(const char *label, const struct op *op)
 		return -1;
 	if (!pid) {
 		/* needs CAP_MAC_ADMIN: before the uid switch drops it */
-		if (label && write_str("/proc/self/attr/current", label))
+		if (label && a9_write_file("/proc/self/attr/current", label))
 			_exit(201);
 		if (setgroups(0, NULL) || setresgid(1001, 1001, 1001) ||
 		    setresuid(1001, 1001, 1001))
@@ -132,7 +124,7 @@ static int smack_rule(const char *label, const char *object, const char *access)
 	char rule[256];
 
 	snprintf(rule, sizeof(rule), "%s %s %s", label, object, access);
-	return write_str(SMACKFS "/load2", rule);
+	return a9_write_file(SMACKFS "/load2", rule);
 }
 
 /*

@@ -175,6 +175,8 @@ int a9_mode(const char *path);
 void a9_drop_caches(void);
 /* read whole small file into buf (NUL-terminated); length or -errno */
 ssize_t a9_read_file(const char *path, char *buf, size_t sz);
+/* write s to path in one write() (a sysfs/procfs knob): 0 or -errno */
+int a9_write_file(const char *path, const char *s);
 
 /*
  * Emit "# HOSTCHECK <path relative to ACL9P_MNT> <name> <hex|absent>" on
@@ -224,6 +226,13 @@ int a9_kmsg_open(void);
  * as one report ("records lost").
  */
 int a9_kmsg_reports(int fd, char (*out)[A9_KREPORT_LEN], int max);
+/*
+ * The next record of a /dev/kmsg fd opened O_NONBLOCK, its text (first
+ * line, without the "prio,seq,usec,flags;" header) at *msg inside rec:
+ * > 0; 0 when none is left; -EPIPE when records were overwritten
+ * before they were read (the next call goes on after them); -errno.
+ */
+ssize_t a9_kmsg_next(int fd, char *rec, size_t sz, char **msg);
 
 /* ---- processes */
 struct a9_cred {

@@ -181,6 +181,18 @@ ssize_t a9_read_file(const char *path, char *buf, size_t sz)
 	return n;
 }
 
+int a9_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 int a9_probe_acl(const char *dir)
 {
 	char p[4096];

@@ -97,6 +97,31 @@ int a9_kmsg_open(void)
 	return fd;
 }
 
+ssize_t a9_kmsg_next(int fd, char *rec, size_t sz, char **msg)
+{
+	for (;;) {
+		ssize_t len = read(fd, rec, sz - 1);
+		char *nl;
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return errno == EAGAIN ? 0 : -errno;
+		if (len == 0)
+			return 0;
+		rec[len] = 0;
+		/* "prio,seq,usec,flags;text\n" then " KEY=value" lines */
+		*msg = strchr(rec, ';');
+		if (!*msg)
+			continue;
+		(*msg)++;
+		nl = strchr(*msg, '\n');
+		if (nl)
+			*nl = 0;
+		return len;
+	}
+}
+
 int a9_kmsg_reports(int fd, char (*out)[A9_KREPORT_LEN], int max)
 {
 	/* a record is at most 1 KiB of text in 6.1 (escaped: 4 times) */
@@ -104,30 +129,19 @@ int a9_kmsg_reports(int fd, char (*out)[A9_KREPORT_LEN], int max)
 	int n = 0, open = 0, age = 0, lost = 0;
 
 	for (;;) {
-		ssize_t len = read(fd, rec, sizeof(rec) - 1);
-		char *msg, *nl;
+		char *msg;
+		ssize_t len = a9_kmsg_next(fd, rec, sizeof(rec), &msg);
 		enum kind k;
 
-		if (len < 0 && errno == EINTR)
-			continue;
 		/* overwritten before we read them: say so, as a report */
-		if (len < 0 && errno == EPIPE) {
+		if (len == -EPIPE) {
 			lost = 1;
 			continue;
 		}
-		if (len < 0 && errno == EAGAIN)
+		if (len < 0)
+			return (int)len;
+		if (len == 0)
 			break;
-		if (len <= 0)
-			return len < 0 ? -errno : n;
-		rec[len] = 0;
-		/* "prio,seq,usec,flags;text\n" then " KEY=value" lines */
-		msg = strchr(rec, ';');
-		if (!msg)
-			continue;
-		msg++;
-		nl = strchr(msg, '\n');
-		if (nl)
-			*nl = 0;
 		if (open && ++age > REPORT_LINES)
 			open = 0;
 		k = classify(msg);
