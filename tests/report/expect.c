@@ -151,7 +151,9 @@ int expect_load(const char *dir, const char *flavour, struct expectations *ex)
 	while ((de = readdir(d))) {
 		const char *nm = de->d_name;
 		size_t len = strlen(nm);
-		if ((!starts_with(nm, "xfail.") && !starts_with(nm, "skip.")) ||
+		if ((!starts_with(nm, "xfail.") && !starts_with(nm, "skip.") &&
+		     strcmp(nm, "differences") &&
+		     !starts_with(nm, "differences@")) ||
 		    nm[len - 1] == '~')
 			continue; /* editor backups are not lists */
 		if (!for_flavour(nm, flavour))
@@ -167,20 +169,19 @@ int expect_load(const char *dir, const char *flavour, struct expectations *ex)
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 		struct stat sb;
+		struct expect_list *to = &ex->xfail;
+
+		if (starts_with(names[i], "skip."))
+			to = &ex->skip;
+		else if (starts_with(names[i], "differences"))
+			to = &ex->differences;
 		if (rc == 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-			rc = load_file(path, starts_with(names[i], "skip.") ?
-						     &ex->skip : &ex->xfail);
+			rc = load_file(path, to);
 		free(path);
 		free(names[i]);
 	}
 	free(names);
 
-	if (rc == 0) {
-		char *path = xasprintf("%s/differences", dir);
-		if (access(path, F_OK) == 0)
-			rc = load_file(path, &ex->differences);
-		free(path);
-	}
 	if (rc)
 		expect_free(ex);
 	return rc;

@@ -377,6 +377,17 @@ EOF
 has diff-listed 'expected failures: 1 '
 has diff-listed 'differences:4: diod.*.* acl9p_roundtrip.acl.never_ran'
 last diff-listed '3 passed, 0 failed, 0 skipped'
+# differences@FLAVOUR: a difference only a flavour's runs have is
+# listed for that flavour alone
+d=$(fixture diff-listed)
+mv "$d/expected/differences" "$d/expected/differences@debug"
+run diff-flavour "$d" --flavour debug
+want_rc diff-flavour 0
+has diff-flavour "      listed: $d/expected/differences@debug:2"
+last diff-flavour '3 passed, 0 failed, 0 skipped'
+run diff-flavour-plain "$d"
+want_rc diff-flavour-plain 1
+has diff-flavour-plain 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
 
 # --- A/B grouping: per configuration the unlisted first, then one group
 #     per differences line (its reason once, after the last of its tests,
