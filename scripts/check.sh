@@ -32,6 +32,10 @@ export ACL9P_BOOT_EXTRA
 timeout=300
 [ -z "$flavour" ] || timeout=2400
 results=${ACL9P_RESULTS:-$ACL9P_BUILD/results$sfx}
+# Absolute: servers get paths under it and may run in other directories
+# (ninep-proxy starts diod in the cell's directory, where a relative
+# diod -L path named nothing and the mount failed with EFAULT).
+case $results in /*) ;; *) results=$PWD/$results ;; esac
 
 declare -A kernels=()
 if [ -n "${KERNEL:-}" ]; then
