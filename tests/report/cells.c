@@ -63,6 +63,28 @@ static int exists(const char *dir, const char *file)
  * status key (a rig before it, which failed the boot on splat=1) there
  * is no such test.
  */
+/*
+ * A kernel with CONFIG_PRINTK_TIME (the debug flavour) starts each console
+ * line with "[   760.264298] "; a list's cause= glob is written once for
+ * both kinds of kernel, so the stamp is not part of the judged line.
+ */
+static const char *skip_printk_time(const char *l)
+{
+	const char *p = l;
+
+	if (*p++ != '[')
+		return l;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return l;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	if (p[0] != ']' || p[1] != ' ')
+		return l;
+	return p + 2;
+}
+
 static void add_console_test(struct cell *c, const char *results)
 {
 	long want = c->st.kernel_reports;
@@ -78,6 +100,7 @@ static void add_console_test(struct cell *c, const char *results)
 		while ((line = read_clean_line(f, &buf, &bcap))) {
 			if (!*line)
 				continue;
+			line = (char *)skip_printk_time(line);
 			grow(&lines, &cap, n, sizeof(*lines));
 			lines[n++] = strlen(line) > 300 ? xasprintf("# %.300s...", line)
 							: xasprintf("# %s", line);

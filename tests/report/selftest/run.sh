@@ -297,6 +297,13 @@ run console-manifest "$d" --manifest "$d/manifest" --tests faults
 want_rc console-manifest 0
 hasnt console-manifest "not in the build's manifest"
 last console-manifest '7 passed, 0 failed, 0 skipped'
+# a debug kernel's console stamps its lines (CONFIG_PRINTK_TIME): the
+# stamp is not part of what a cause= glob judges
+d=$(fixture console)
+sed -i 's/^/[  760.264298] /' "$d/results/$vr/kernel-reports"
+run console-stamped "$d"
+want_rc console-stamped 0
+last console-stamped '7 passed, 0 failed, 0 skipped'
 d=$(fixture console)
 rm "$d/expected/xfail.vanilla"
 run console-unlisted "$d"
