@@ -26,9 +26,9 @@ flavour=$(matrix_flavour "$set_name")
 sfx=${flavour:+-$flavour}
 ACL9P_BOOT_EXTRA=$(matrix_flavour_boot "$set_name")
 export ACL9P_BOOT_EXTRA
-# a debug-flavour cell takes 90-560 s under TCG (2026-12-04), a plain one
-# 6-25 s; with acl9p_allocfail's sweeps the debug diod cells took 963 s
-# (vanilla, access=user) and more than 1200 s (access=client, killed)
+# a plain cell takes 6-40 s under TCG, a debug-flavour one 207-1446 s
+# (2026-12-04, the whole debug set with acl9p_allocfail's sweeps; the
+# slowest vanilla.diod.client.none, which overran an earlier 1200 s)
 timeout=300
 [ -z "$flavour" ] || timeout=2400
 results=${ACL9P_RESULTS:-$ACL9P_BUILD/results$sfx}

@@ -46,8 +46,15 @@ server_check() {
 	diod_check
 }
 
+# Debian's diod 1.0.24 sometimes dies of SIGSEGV on an EOF with fids
+# open and raises its own core limit: its core lands in its working
+# directory, which is QEMU's unless env -C gives it the cell's (a 288 MB
+# core in the source tree came of a debug run, 2026-12-04).  Absolute,
+# since the log path is then read from there.
 server_qemu_args() {
-	diod_netdev "$(diod_command "$1" "$2")"
+	local out
+	out=$(cd "$2" && pwd)
+	diod_netdev "env -C $out $(diod_command "$1" "$out")"
 }
 
 server_source() {
