@@ -101,6 +101,52 @@ BEGIN {
 	CLABEL["walk"] = "getfacl -R walk of " wc " files"
 }
 '
+# The floor in guest instructions (icount.tsv, bench.sh's -icount boots):
+# per operation and size, each kernel's instructions per operation
+# (exact when its boots agree, else the range) and vanilla over patched
+# (above 1: the series executes fewer).
+icount_section() {
+	local n
+	n=$(awk -F'\t' 'NR > 1 { b[$1 FS $2] } END { print length(b) }' "$in/icount.tsv" 2>/dev/null || echo 0)
+	echo "## The floor in guest instructions"
+	echo
+	if [ "${n:-0}" = 0 ]; then
+		echo "Not measured: QEMU's \`-icount\` needs TCG (the accelerator was $(host accel)), or BENCH_ICOUNT_BOOTS=0."
+		echo
+		return 0
+	fi
+	# how far apart the timed boots ran: the floor's getxattr, slowest over fastest
+	spread=$(awk -F'\t' 'NR > 1 && $4 == "tmpfs" && $5 == "getxattr" && $6 == 5 {
+		if (lo == "" || $9 < lo) lo = $9; if ($9 > hi) hi = $9 }
+		END { if (lo > 0) printf "%.2f", hi / lo }' "$in/results.tsv")
+	echo "Under TCG the same guest work took up to ${spread:-?} times as long in one timed boot as in another (the floor's getxattr, slowest boot over fastest, both kernels alike), which the timed figures above carry as spread. Here the floor is counted instead of timed: in $n boots (\`--icount shift=0,sleep=off --smp 1\`, the tmpfs only: \`ACL9P_BENCH_SHARE=0\`) the guest's clock advanced one nanosecond per instruction it executed, so each operation's median batch is its guest instructions, interrupts taken meanwhile included, whatever the host's speed. One CPU: QEMU 7.2 hangs bringing up a second under \`-icount\`. The share is not counted this way: its operations wait for the server, and an idle guest's clock jumps to its next timer."
+	echo
+	awk -F'\t' '
+	NR == 1 { next }
+	$4 == "tmpfs" {
+		key = $5 FS $6
+		if (!(key in seen)) { seen[key]; keys[++nk] = key }
+		k = key FS $2
+		if (!(k in lo) || $9 < lo[k]) lo[k] = $9
+		if (!(k in hi) || $9 > hi[k]) hi[k] = $9
+		sum[k] += $9; cnt[k]++
+	}
+	function show(k) {
+		if (!(k in lo)) return "-"
+		return lo[k] == hi[k] ? lo[k] : lo[k] "–" hi[k]
+	}
+	END {
+		print "| operation | entries or files | vanilla instructions | patched instructions | vanilla/patched |"
+		print "| --- | ---: | ---: | ---: | ---: |"
+		for (i = 1; i <= nk; i++) {
+			split(keys[i], a, FS)
+			v = keys[i] FS "vanilla"; p = keys[i] FS "patched"
+			r = (cnt[v] && cnt[p]) ? sprintf("**%.3f**", (sum[v] / cnt[v]) / (sum[p] / cnt[p])) : "-"
+			printf "| %s | %s | %s | %s | %s |\n", a[1], a[2], show(v), show(p), r
+		}
+	}' "$in/icount.tsv"
+	echo
+}
 total_ms=$(awk -F'\t' '$1 == "bench" { print $2 }' "$in/rig.tsv")
 tab() {
 	awk -v dir="$in" -v walks="$walks" -v named="$named" -v rounds="$rounds" \
@@ -343,6 +389,7 @@ cmd_of() { cat "$in/raw/$1/cmd" 2>/dev/null || echo "(not recorded)"; }
 		}
 	}'
 	echo
+	icount_section
 	echo "## 9P requests per operation"
 	echo
 	echo "One boot per cell and kernel runs each operation once, un-timed, after a marker (a \`utimensat()\` of the share's root to 1000000000 + N s, one Tsetattr, as \`make wire\` does); the requests between two markers are that operation's: QEMU's trace of its own server (\`-trace 'v9fs_*'\`, split by \`acl9p-p9trace\`), or for diod the same diod behind \`ninep-proxy\`, which splits its counts at the same markers. A marker with nothing after it gives the baseline (what a marker itself leaves behind). QEMU's trace has no event for Tunlinkat, Tstatfs and Trenameat, so with QEMU's server the unlink count lacks its Tunlinkat."

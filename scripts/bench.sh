@@ -33,12 +33,15 @@
 #   BENCH_WALK_ENTRIES  entries each walk size reads in all (1000)
 #   BENCH_LOCAL_X       iterations times this on the tmpfs floor (10)
 #   BENCH_TIMEOUT       wall-clock limit of one boot, seconds (300)
+#   BENCH_ICOUNT_BOOTS  boots of each kernel counting the floor's guest
+#                       instructions under QEMU's -icount (2; 0: none)
 #   BENCH_BUILD=0       boot what is built: no builds, no rig timings
 #                       (to re-run the measurements alone)
 #
 # Files, replaced by each run: build/bench/ host.tsv, rig.tsv, boots.tsv,
-# results.tsv, counts.tsv, counts-types.tsv, stats.tsv, ratios.tsv, and
-# raw/count/CELL/, raw/rN/CELL/: each boot's files (ktap.txt with the
+# results.tsv, icount.tsv (results.tsv's columns; ns are instructions),
+# counts.tsv, counts-types.tsv, stats.tsv, ratios.tsv, and raw/count/CELL/,
+# raw/rN/CELL/, raw/icountN/CELL/: each boot's files (ktap.txt with the
 # guest's lines, console.log, status, the trace or the proxy's counts,
 # cmd: the boot.sh command as run).
 set -eu
@@ -79,7 +82,7 @@ mkdir -p "$raw" "$ACL9P_BUILD/logs"
 # what the invocation was, for the report: make bench and the variables set
 invocation="make bench"
 for v in ROUNDS BENCH_SET BENCH_ITERS BENCH_WARMUP BENCH_NAMED BENCH_WALK \
-	BENCH_WALK_ENTRIES BENCH_LOCAL_X BENCH_TIMEOUT BENCH_BUILD; do
+	BENCH_WALK_ENTRIES BENCH_LOCAL_X BENCH_TIMEOUT BENCH_BUILD BENCH_ICOUNT_BOOTS; do
 	[ -z "${!v:-}" ] || invocation="$invocation $v=${!v}"
 done
 
@@ -237,6 +240,36 @@ echo "bench: ${#configs[@]} cells x 2 kernels; request counts, then $rounds time
 for config in "${configs[@]}"; do
 	for kernel in vanilla patched; do
 		count_boot "$kernel" "$config"
+	done
+done
+
+# The floor in guest instructions: QEMU's -icount makes the guest's
+# clock count the instructions it executes (shift=0: 1 ns each), so the
+# tmpfs loops, which never wait, time themselves in instructions, the
+# same on every boot whatever the host's speed (which under TCG differs
+# by up to 1.67x from one boot to the next).  The share's loops wait
+# for the server, and an idle guest's clock jumps to its next timer:
+# only the floor is run (ACL9P_BENCH_SHARE=0).  Two boots of each kernel show
+# how exact the count is.  One CPU: QEMU 7.2 hangs bringing up a second
+# one under -icount.  TCG only (KVM has no -icount).
+icount_boots=${BENCH_ICOUNT_BOOTS:-2}
+case $icount_boots in '' | *[!0-9]*) die "bench: BENCH_ICOUNT_BOOTS=$icount_boots is not a number" ;; esac
+printf 'round\tkernel\tconfig\tfs\top\tsize\titers\tns\tns_op_median\tbatches\n' >"$out/icount.tsv"
+case $(awk -F'\t' '$1 == "accel" { print $2 }' "$out/host.tsv") in
+*tcg*) ;;
+*) icount_boots=0 ;;
+esac
+for round in $(seq "$icount_boots"); do
+	for kernel in vanilla patched; do
+		dir=$raw/icount$round/$kernel.${configs[0]}
+		mkdir -p "${dir%/*}"
+		bench_boot icount "$round" "$kernel.${configs[0]}" "$dir" \
+			--icount shift=0,sleep=off --smp 1 --set ACL9P_BENCH_SHARE=0
+		awk -v r="$round" -v k="$kernel" -v c="${configs[0]}" -v OFS='\t' \
+			'$1 == "bench" { print r, k, c, $2, $3, $4, $5, $6, $7, $8 }' \
+			"$dir/ktap.txt" >>"$out/icount.tsv"
+		echo "bench: instructions $round/$icount_boots $kernel: $(tail -n 1 "$out/boots.tsv" |
+			awk -F'\t' '{ printf "%.1f s", $5 / 1000 }')"
 	done
 done
 

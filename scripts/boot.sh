@@ -15,6 +15,13 @@
 #                       v9fs_* trace events) to DIR/9p-trace.log; other
 #                       servers have no such events, and it asks nothing
 #                       of them (scripts/wire.sh, scripts/check.sh)
+#   --icount OPTS       QEMU's -icount OPTS (TCG only): the guest's clock
+#                       counts its instructions (shift=0: one ns each), so
+#                       a loop that never waits is timed in instructions,
+#                       whatever the host's speed (scripts/bench.sh).
+#                       QEMU 7.2 hangs bringing up a second CPU with it:
+#                       give --smp 1 too
+#   --smp N             guest CPUs (default: ACL9P_SMP, else 2)
 #
 # Environment: TESTS, a glob over test binaries without the acl9p_
 # prefix (e.g. TESTS=hostchange): run only those.  ACL9P_BOOT_EXTRA:
@@ -42,11 +49,14 @@ set -eu
 . "$ACL9P_TOP/scripts/matrix.sh"
 
 kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio out=
+smp=${ACL9P_SMP:-2}
 timeout=600
-declare -a sets=() trace=()
+declare -a sets=() trace=() icount=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace-9p) trace=(-trace 'v9fs_*') ; shift; continue ;;
+	--icount) icount=(-icount "$2") ;;
+	--smp) smp=$2 ;;
 	--kernel) kernel=$2 ;;
 	--cell) cell=$2 ;;
 	--mode) mode=$2 ;;
@@ -175,7 +185,7 @@ bios=()
 qboot=/usr/share/qemu/qboot.rom
 [ ! -r "$qboot" ] || bios=(-bios "$qboot")
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512 "${bios[@]}"
-	-smp "${ACL9P_SMP:-2}" "${accel[@]}"
+	-smp "$smp" "${accel[@]}" "${icount[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${args[@]}" "${trace[@]}")
 
