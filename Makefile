@@ -17,7 +17,7 @@
 #                patched next to vanilla, judged by tests/expected/wire-bounds
 #   make bench   what ACL operations cost, patched against vanilla, in
 #                alternating boots: build/report/bench.md and its plots
-#                (ROUNDS=3; BENCH_* variables: scripts/bench.sh)
+#                (ROUNDS=4; BENCH_* variables: scripts/bench.sh)
 #
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
 # MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,

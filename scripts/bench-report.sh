@@ -345,7 +345,7 @@ cmd_of() { cat "$in/raw/$1/cmd" 2>/dev/null || echo "(not recorded)"; }
 	echo "Every figure below is read or computed from the files of that run (\`build/bench/\`, per boot \`build/bench/raw/\`) and \`build/logs/\`."
 	echo
 	echo "**Throughput** is operations a second inside the guest. A boot times each operation's loop in up to 10 batches and takes the median batch's time per operation (a burst of other load on the host slows a batch or two, which the median leaves out); the figure is the median of those over the rounds, with their range (min–max) in brackets."
-	echo "**patched/vanilla** is the ratio of the two medians (above 1: the series is faster), with the lowest and highest ratio of a single round in brackets: in each round a cell boots vanilla and then patched, back to back, and those two boots make the round's ratio."
+	echo "**patched/vanilla** is the ratio of the two medians (above 1: the series is faster), with the lowest and highest ratio of a single round in brackets: in each round a cell boots both kernels back to back (vanilla first in odd rounds, the series first in even ones), and those two boots make the round's ratio."
 	echo "**9P requests** are those of one un-timed instance of the operation, counted in separate boots (vanilla → patched)."
 	echo
 	if awk -v o="$others_med" 'BEGIN { exit !(o >= 0.25) }'; then

@@ -15,15 +15,19 @@
 #     (acl9p-p9trace), or for diod the same diod behind ninep-proxy,
 #     which counts by the same markers.  Apart from the timed boots: the
 #     trace costs time on every request.
-#  3. Times them: ROUNDS rounds; in each, every cell boots vanilla, then
-#     patched, one guest at a time (a second guest would take the host
-#     core the measured one needs), so the kernels alternate boot by
-#     boot and a drift of the machine's speed hits both alike.
+#  3. Times them: ROUNDS rounds; in each, every cell boots both
+#     kernels back to back, one guest at a time (a second guest would
+#     take the host core the measured one needs), so the kernels
+#     alternate boot by boot and a drift of the machine's speed hits
+#     both alike.  Odd rounds boot vanilla first, even rounds the
+#     series: whatever the first boot of a pair leaves behind (the
+#     host's page cache of the export, QEMU's binary in memory) favours
+#     neither kernel over an even number of rounds.
 #  4. scripts/bench-stats.awk: medians, ranges and patched/vanilla
 #     ratios; scripts/bench-report.sh: the report and its plots.
 #
 # Variables (environment or make's command line):
-#   ROUNDS              timed rounds (3)
+#   ROUNDS              timed rounds (4: an even number, see 3.)
 #   BENCH_SET           the set of tests/matrix.conf (bench)
 #   BENCH_ITERS         timed iterations of a single operation (100)
 #   BENCH_WARMUP        untimed iterations before them (10)
@@ -51,7 +55,7 @@ set -eu
 . "$ACL9P_TOP/scripts/matrix.sh"
 
 t_start=$(now_ms)
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-4}
 set_name=${BENCH_SET:-bench}
 timeout=${BENCH_TIMEOUT:-300}
 build=${BENCH_BUILD:-1}
@@ -274,8 +278,10 @@ for round in $(seq "$icount_boots"); do
 done
 
 for round in $(seq "$rounds"); do
+	order="vanilla patched"
+	[ $((round % 2)) = 1 ] || order="patched vanilla"
 	for config in "${configs[@]}"; do
-		for kernel in vanilla patched; do
+		for kernel in $order; do
 			dir=$raw/r$round/$kernel.$config
 			mkdir -p "${dir%/*}"
 			bench_boot time "$round" "$kernel.$config" "$dir"
