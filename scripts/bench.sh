@@ -150,7 +150,8 @@ done
 } >"$out/host.tsv"
 
 printf 'kind\tround\tkernel\tconfig\twall_ms\tbench_ms\tstart_ms\tcpu_ms\tothers\n' >"$out/boots.tsv"
-printf 'round\tkernel\tconfig\tfs\top\tsize\titers\tns\tns_op_median\tbatches\n' >"$out/results.tsv"
+results_header=$(printf 'round\tkernel\tconfig\tfs\top\tsize\titers\tns\tns_op_median\tbatches')
+echo "$results_header" >"$out/results.tsv"
 printf 'kernel\tconfig\top\tsize\ttype\tn\n' >"$out/counts-types.tsv"
 
 # CPU time the whole machine spent busy, in ms (/proc/stat: user, nice,
@@ -240,6 +241,22 @@ count_boot() {
 		"$dir/ktap.txt" >>"$out/counts-types.tsv"
 }
 
+# measured_boot KIND ROUND KERNEL CONFIG TSV LABEL [boot.sh options]: one
+# boot of acl9p-bench into raw/rROUND/ (KIND time) or raw/icountROUND/,
+# its "bench" lines appended to TSV as rows of results.tsv's columns,
+# and a progress line with the boot's wall time.
+measured_boot() {
+	local kind=$1 round=$2 kernel=$3 config=$4 tsv=$5 label=$6 dir
+	shift 6
+	dir=$raw/${kind/#time/r}$round/$kernel.$config
+	mkdir -p "${dir%/*}"
+	bench_boot "$kind" "$round" "$kernel.$config" "$dir" "$@"
+	awk -v r="$round" -v k="$kernel" -v c="$config" -v OFS='\t' \
+		'$1 == "bench" { print r, k, c, $2, $3, $4, $5, $6, $7, $8 }' \
+		"$dir/ktap.txt" >>"$tsv"
+	echo "bench: $label: $(tail -n 1 "$out/boots.tsv" | awk -F'\t' '{ printf "%.1f s", $5 / 1000 }')"
+}
+
 echo "bench: ${#configs[@]} cells x 2 kernels; request counts, then $rounds timed rounds, one guest at a time"
 for config in "${configs[@]}"; do
 	for kernel in vanilla patched; do
@@ -258,22 +275,16 @@ done
 # one under -icount.  TCG only (KVM has no -icount).
 icount_boots=${BENCH_ICOUNT_BOOTS:-2}
 case $icount_boots in '' | *[!0-9]*) die "bench: BENCH_ICOUNT_BOOTS=$icount_boots is not a number" ;; esac
-printf 'round\tkernel\tconfig\tfs\top\tsize\titers\tns\tns_op_median\tbatches\n' >"$out/icount.tsv"
+echo "$results_header" >"$out/icount.tsv"
 case $(awk -F'\t' '$1 == "accel" { print $2 }' "$out/host.tsv") in
 *tcg*) ;;
 *) icount_boots=0 ;;
 esac
 for round in $(seq "$icount_boots"); do
 	for kernel in vanilla patched; do
-		dir=$raw/icount$round/$kernel.${configs[0]}
-		mkdir -p "${dir%/*}"
-		bench_boot icount "$round" "$kernel.${configs[0]}" "$dir" \
+		measured_boot icount "$round" "$kernel" "${configs[0]}" "$out/icount.tsv" \
+			"instructions $round/$icount_boots $kernel" \
 			--icount shift=0,sleep=off --smp 1 --set ACL9P_BENCH_SHARE=0
-		awk -v r="$round" -v k="$kernel" -v c="${configs[0]}" -v OFS='\t' \
-			'$1 == "bench" { print r, k, c, $2, $3, $4, $5, $6, $7, $8 }' \
-			"$dir/ktap.txt" >>"$out/icount.tsv"
-		echo "bench: instructions $round/$icount_boots $kernel: $(tail -n 1 "$out/boots.tsv" |
-			awk -F'\t' '{ printf "%.1f s", $5 / 1000 }')"
 	done
 done
 
@@ -282,14 +293,8 @@ for round in $(seq "$rounds"); do
 	[ $((round % 2)) = 1 ] || order="patched vanilla"
 	for config in "${configs[@]}"; do
 		for kernel in $order; do
-			dir=$raw/r$round/$kernel.$config
-			mkdir -p "${dir%/*}"
-			bench_boot time "$round" "$kernel.$config" "$dir"
-			awk -v r="$round" -v k="$kernel" -v c="$config" -v OFS='\t' \
-				'$1 == "bench" { print r, k, c, $2, $3, $4, $5, $6, $7, $8 }' \
-				"$dir/ktap.txt" >>"$out/results.tsv"
-			echo "bench: round $round/$rounds $kernel.$config: $(tail -n 1 "$out/boots.tsv" |
-				awk -F'\t' '{ printf "%.1f s", $5 / 1000 }')"
+			measured_boot time "$round" "$kernel" "$config" "$out/results.tsv" \
+				"round $round/$rounds $kernel.$config"
 		done
 	done
 done
