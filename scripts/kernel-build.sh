@@ -1,8 +1,18 @@
 #!/bin/bash
 # Configure and build one kernel variant out of tree, with ccache:
-#   build/obj/VARIANT[-FLAVOUR]       kbuild object directory
+#   build/linux/VARIANT/acl9p-obj[-FLAVOUR]  kbuild object directory
 #   build/kernels/VARIANT[-FLAVOUR].bzImage  the result, replaced only when it changed
 # A second run with nothing changed only re-runs kbuild's checks.
+#
+# The object directory sits directly inside the source tree because
+# kbuild then names the source by the relative path ".." (srctree), not
+# by its absolute path.  The compiler's command line is then the same
+# in build/linux/vanilla and build/linux/patched, and ccache serves the
+# patched build every object whose inputs the series does not change:
+# 578 hits against 95 with build/obj/VARIANT, where the tree's name was
+# in every path.  Those are the light objects (ACPICA, arch/x86, lib/);
+# the 800 that include fs.h or security.h still compile, so the clean
+# patched build took 609 s after vanilla's 626 s, not much less.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -15,12 +25,17 @@ flavour=${ACL9P_KERNEL_FLAVOUR:-}
 name=$variant${flavour:+-$flavour}
 frags=${ACL9P_CONFIG_FRAGMENTS:-$ACL9P_TOP/kernel/config/acl9p.config${flavour:+ $ACL9P_TOP/kernel/config/$flavour.config}}
 src=$ACL9P_BUILD/linux/$variant
-obj=$ACL9P_BUILD/obj/$name
+obj=$src/acl9p-obj${flavour:+-$flavour}
 out=$ACL9P_BUILD/kernels/$name.bzImage
 log=$ACL9P_BUILD/logs/kernel-$name.log
 mkdir -p "$obj" "${out%/*}" "${log%/*}"
 
 "$ACL9P_TOP/scripts/kernel-src.sh" "$variant"
+# Keep the object directories out of git status of both trees (the
+# worktree shares the repository's info/exclude).
+exclude=$ACL9P_BUILD/linux/vanilla/.git/info/exclude
+grep -qxF '/acl9p-obj*/' "$exclude" 2>/dev/null || {
+	mkdir -p "${exclude%/*}"; echo '/acl9p-obj*/' >>"$exclude"; }
 # Configuring costs seconds (tinyconfig in a scratch dir): skip it when
 # neither the fragments, the source commit nor the script changed.
 # shellcheck disable=SC2086 # the fragment list is split on purpose
