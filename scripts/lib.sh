@@ -21,9 +21,17 @@ now_ms() {
 # kbuild_env: the environment every kernel build of the rig uses: ccache
 # under build/, and a fixed identity and time so init/version.c, and
 # with it vmlinux, are not rebuilt when nothing else changed.
+#
+# ccache in depend mode: kbuild asks gcc for a dependency file
+# (-Wp,-MMD), which is all depend mode needs to know the headers.  In
+# its default mode ccache runs the preprocessor once more on every miss
+# to look for a preprocessed match; on 25 objects of fs/ that made a
+# cold compile 54 % slower than gcc alone (24.4 s against 15.9 s),
+# depend mode 3.5 % (16.4 s), and a clean build is almost all misses.
 kbuild_env() {
 	export CCACHE_DIR=${CCACHE_DIR:-$ACL9P_BUILD/ccache}
 	export CCACHE_BASEDIR=$ACL9P_BUILD
+	export CCACHE_DEPEND=1
 	export KBUILD_BUILD_TIMESTAMP="2022-09-22 00:00:00 UTC"
 	export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
 }
