@@ -28,9 +28,12 @@ src=$ACL9P_BUILD/linux/$variant
 obj=$src/acl9p-obj${flavour:+-$flavour}
 out=$ACL9P_BUILD/kernels/$name.bzImage
 log=$ACL9P_BUILD/logs/kernel-$name.log
-mkdir -p "$obj" "${out%/*}" "${log%/*}"
+mkdir -p "${out%/*}" "${log%/*}"
 
 "$ACL9P_TOP/scripts/kernel-src.sh" "$variant"
+# After kernel-src.sh: it may create the tree (rm -rf, then extract or
+# git worktree add, which wants the directory absent or empty).
+mkdir -p "$obj"
 # Keep the object directories out of git status of both trees (the
 # worktree shares the repository's info/exclude).
 exclude=$ACL9P_BUILD/linux/vanilla/.git/info/exclude
