@@ -22,8 +22,10 @@ kbuild_env
 git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$base"
 git -C "$wt" apply "$patch" || die "bugged-kernel: $name does not apply to the series"
 "$ACL9P_TOP/scripts/kernel-config.sh" "$wt" "$obj" "$ACL9P_TOP/kernel/config/acl9p.config"
-if ! make -C "$wt" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" bzImage \
-	>"$ACL9P_BUILD/logs/bite-$name.log" 2>&1; then
+# kbuild_bzimage: one bug after another in the same objects, and two
+# bugs whose kernels compress to the same size were one kernel through
+# ccache's piggy.o.
+if ! kbuild_bzimage "$wt" "$obj" >"$ACL9P_BUILD/logs/bite-$name.log" 2>&1; then
 	git -C "$wt" checkout -q -f --detach "$base"
 	die "bugged-kernel: $name does not build (build/logs/bite-$name.log)"
 fi

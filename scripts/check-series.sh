@@ -30,15 +30,21 @@ kbuild_env
 
 ensure_worktree "$wt" pristine
 
-# build SRC OBJ LOG FRAGMENTS TARGETS...: configure and build; prints secs.
+# build SRC OBJ LOG FRAGMENTS TARGETS...: configure and build; prints
+# secs.  The target bzImage goes through kbuild_bzimage (the image must
+# carry the vmlinux of its own step).
 build() {
 	local src=$1 obj=$2 log=$3 frags=$4 t0
 	shift 4
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # fragment list split on purpose
 	"$ACL9P_TOP/scripts/kernel-config.sh" "$src" "$obj" $frags >"$log" 2>&1 &&
-		make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
-			-j"$(nproc)" "$@" >>"$log" 2>&1
+		if [ "$*" = bzImage ]; then
+			kbuild_bzimage "$src" "$obj" >>"$log" 2>&1
+		else
+			make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+				-j"$(nproc)" "$@" >>"$log" 2>&1
+		fi
 	local rc=$?
 	echo $(( $(date +%s) - t0 ))
 	return $rc

@@ -2,6 +2,7 @@
 # Configure and build one kernel variant out of tree, with ccache:
 #   build/linux/VARIANT/acl9p-obj[-FLAVOUR]  kbuild object directory
 #   build/kernels/VARIANT[-FLAVOUR].bzImage  the result, replaced only when it changed
+#                                            (ACL9P_KERNEL_OUT: elsewhere)
 # A second run with nothing changed only re-runs kbuild's checks.
 #
 # The object directory sits directly inside the source tree because
@@ -28,7 +29,7 @@ name=$variant${flavour:+-$flavour}
 frags=${ACL9P_CONFIG_FRAGMENTS:-$ACL9P_TOP/kernel/config/acl9p.config${flavour:+ $ACL9P_TOP/kernel/config/$flavour.config}}
 src=$ACL9P_BUILD/linux/$variant
 obj=$src/acl9p-obj${flavour:+-$flavour}
-out=$ACL9P_BUILD/kernels/$name.bzImage
+out=${ACL9P_KERNEL_OUT:-$ACL9P_BUILD/kernels/$name.bzImage}
 log=$ACL9P_BUILD/logs/kernel-$name.log
 mkdir -p "${out%/*}" "${log%/*}"
 
@@ -68,9 +69,10 @@ ccache_counts() {
 }
 read -r hits0 misses0 < <(ccache_counts)
 start=$(date +%s)
-if ! make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
-	-j"$(nproc)" "$@" bzImage >"$log" 2>&1; then
-	grep -E 'error|Error' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
+# What is booted must be what was built (kbuild_bzimage checks it), so a
+# stale boot image can never pass for the kernel under test.
+if ! kbuild_bzimage "$src" "$obj" "$@" >"$log" 2>&1; then
+	grep -E 'error|Error|bzimage-carries' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
 	die "kernel: $name build failed; full log: $log"
 fi
 cmp -s "$obj/arch/x86/boot/bzImage" "$out" ||

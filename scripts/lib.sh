@@ -36,6 +36,31 @@ kbuild_env() {
 	export KBUILD_BUILD_USER=acl9p KBUILD_BUILD_HOST=acl9p KBUILD_BUILD_VERSION=1
 }
 
+# kbuild_bzimage SRC OBJ [MAKE ARGS...]: build OBJ/arch/x86/boot/bzImage
+# from SRC, vmlinux through ccache and the boot image without it, then
+# check that the image carries that vmlinux.  The boot image's piggy.S
+# .incbin's the compressed vmlinux and spells out its size, and ccache
+# hashes piggy.S alone: when a change leaves the compressed size as it
+# was, ccache returns the previous piggy.o and the new bzImage is the
+# previous kernel (two one-line changes of fs/posix_acl.c did that,
+# 2,408,362 bytes compressed both times: tests/rig/stale-bzimage.sh).
+# CCACHE_DISABLE keeps kbuild's command lines as they are, so the second
+# make rebuilds nothing of vmlinux; the boot image's dozen objects
+# compile in seconds.  The make output goes to standard output; a stale
+# image fails with the reason on standard error.
+kbuild_bzimage() {
+	local src=$1 obj=$2 why
+	shift 2
+	make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$(nproc)" "$@" vmlinux &&
+	CCACHE_DISABLE=1 make -C "$src" O="$obj" CC="ccache gcc" \
+		HOSTCC="ccache gcc" -j"$(nproc)" "$@" bzImage || return
+	why=$("$ACL9P_TOP/scripts/bzimage-carries.sh" "$obj/arch/x86/boot/bzImage" "$obj") || {
+		echo "$why" >&2
+		return 1
+	}
+}
+
 # ensure_worktree DIR COMMIT: a detached worktree of the kernel repo at
 # DIR (created at COMMIT when missing; left where it is otherwise).
 ensure_worktree() {

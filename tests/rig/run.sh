@@ -3,6 +3,8 @@
 # be able to say "failed".  Run by "make check" before the matrix.
 #   - acl9p-report's selftest (fixture result trees);
 #   - kernel-config.sh rejects an option that does not survive Kconfig;
+#   - a rebuilt bzImage carries the vmlinux just built, also when the
+#     compressed size did not change (stale-bzimage.sh);
 #   - boot.sh kills a VM that runs over its wall-clock limit and fails
 #     the cell (timeout=1 in its status), instead of waiting for it;
 #   - boot.sh refuses a check run without acl9p-hostctl;
@@ -49,6 +51,14 @@ elif grep -q 'CONFIG_ACL9P_NO_SUCH_OPTION=y.*did not survive' "$tmp/cfg.err"; th
 	ok "kernel-config names the option that did not survive"
 else
 	bad "kernel-config failed without naming the option"; cat "$tmp/cfg.err"
+fi
+
+# A rebuilt kernel is the new kernel, never the previous one that
+# ccache's piggy.o carried (stale-bzimage.sh, ~30 s: three rebuilds).
+if "$ACL9P_TOP/tests/rig/stale-bzimage.sh" >"$tmp/stale.log" 2>&1; then
+	ok "$(tail -n 1 "$tmp/stale.log")"
+else
+	bad "$(tail -n 1 "$tmp/stale.log")"; cat "$tmp/stale.log"
 fi
 
 kernel=$ACL9P_BUILD/kernels/vanilla.bzImage
