@@ -20,6 +20,8 @@ static const struct { const char *name; enum fault_kind kind; } plain[] = {
 	{ "rd-truncentry", F_RD_TRUNCENTRY },
 	{ "rd-hugesize", F_RD_HUGESIZE },
 	{ "rd-sizechange", F_RD_SIZECHANGE },
+	{ "rd-shortentry", F_RD_SHORTENTRY },
+	{ "rd-emptyread", F_RD_EMPTYREAD },
 	{ "rd-drop", F_RD_DROP },
 	{ "wr-drop", F_WR_DROP },
 };

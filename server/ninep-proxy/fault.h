@@ -14,6 +14,8 @@ enum fault_kind {
 	F_RD_TRUNCENTRY,
 	F_RD_HUGESIZE,
 	F_RD_SIZECHANGE,
+	F_RD_SHORTENTRY,
+	F_RD_EMPTYREAD,
 	F_RD_DELAY,		/* arg: milliseconds */
 	F_RD_DROP,
 	F_WR_ERRNO,		/* arg: errno */

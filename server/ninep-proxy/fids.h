@@ -25,10 +25,12 @@ enum {
 	XV_CAP = 1,		/* no byte at or past shown_size */
 	XV_PAD = 2,		/* zeros from the real end up to shown_size */
 	XV_BADVERSION = 4,	/* a_version (bytes 0-3) read as 3 */
+	XV_SHORT = 8,		/* no byte at or past data_end, size as is */
 };
 
 struct xview {
 	uint64_t real_size, shown_size;
+	uint64_t data_end;	/* XV_SHORT: where the reads stop */
 	unsigned flags;		/* XV_* */
 	char fault[FAULT_SPEC_MAX];	/* the SPEC that set it up, for the log */
 };

@@ -427,6 +427,9 @@ static size_t view_read(const struct session *s, const struct pending *p,
 		return 0;
 	if ((v->flags & XV_CAP) && len > avail)
 		len = (uint32_t)avail;
+	if (v->flags & XV_SHORT)
+		len = off >= v->data_end ? 0 :
+		      (uint32_t)(len < v->data_end - off ? len : v->data_end - off);
 	/* padding only once the server's value has ended */
 	if ((v->flags & XV_PAD) && off + n >= v->real_size) {
 		uint64_t want = p->count < avail ? p->count : avail;
@@ -483,6 +486,20 @@ static void view_size(struct session *s, const struct pending *p,
 		break;
 	case F_RD_BADVERSION:
 		v->flags = XV_BADVERSION;
+		break;
+	case F_RD_SHORTENTRY:
+		/* the first half of the entries, rounded up: of
+		 * u::,u:N:,g::,m::,o:: the mask and other go */
+		if (size >= 20 && (size - 4) % 8 == 0) {
+			v->data_end = 4 + 8 * (((size - 4) / 8 + 1) / 2);
+			v->flags = XV_SHORT;
+		}
+		break;
+	case F_RD_EMPTYREAD:
+		if (size > 0) {
+			v->data_end = 0;
+			v->flags = XV_SHORT;
+		}
 		break;
 	default:
 		break;

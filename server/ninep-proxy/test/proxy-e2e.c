@@ -539,6 +539,11 @@ static void case_read_faults(void)
 		   (int64_t)host_len - 3);
 	read_fault("rd-truncentry", (int64_t)host_len - 4, 0, 4000, host_acl,
 		   (int64_t)host_len - 4);
+	/* the size as it is; the reads end after half the entries
+	 * (rounded up), or at once */
+	read_fault("rd-shortentry", (int64_t)host_len, 0, 4000, host_acl,
+		   (int64_t)(4 + 8 * (((host_len - 4) / 8 + 1) / 2)));
+	read_fault("rd-emptyread", (int64_t)host_len, 0, 4000, host_acl, 0);
 }
 
 /* S, S+8, S+16; zeros past the real value. */
