@@ -4,6 +4,8 @@
 #   hostset/f  ACL u::rw-,u:1001:r--,g::r--,m::r--,o::---
 #   hostset/d  default ACL d:u::rwx,d:u:1002:r-x,d:g::r-x,d:m::r-x,d:o::---
 #   hostbad/f  a malformed access ACL (servers with SERVER_XATTR_PREFIX only)
+#   hostbad/{nomask,dupentry,unsorted}  access ACLs that parse but are
+#              invalid (the same servers)
 # A server with no SERVER_XATTR_PREFIX keeps ACLs as the host's own
 # system.posix_acl_*, so setfacl sets them; one with a prefix keeps the
 # guest's bytes under PREFIX.system.posix_acl_*, so those are copied
@@ -48,7 +50,19 @@ rm -rf "$scratch"
 # xattr can hold one: a real system.posix_acl_* is validated by the host
 # kernel, so the servers without a prefix have no hostbad/.
 mkdir -p "$export/hostbad"
-echo "malformed ACL" >"$export/hostbad/f"
-chmod 0644 "$export/hostbad/f"
-setfattr -n "${SERVER_XATTR_PREFIX}system.posix_acl_access" \
-	-v 0x0100000001000600ffffffff04000400ffffffff20000400ffffffff "$export/hostbad/f"
+bad() {
+	echo "malformed ACL" >"$export/hostbad/$1"
+	chmod 0644 "$export/hostbad/$1"
+	setfattr -n "${SERVER_XATTR_PREFIX}system.posix_acl_access" -v "0x$2" \
+		"$export/hostbad/$1"
+}
+bad f 0100000001000600ffffffff04000400ffffffff20000400ffffffff
+# Values that parse entry by entry but are no ACL the kernel could have
+# stored (posix_acl_valid() refuses them); version 2, each entry
+# tag/perm/id little-endian, on a file of mode 0644:
+#   nomask    u::rw-,u:1001:rw-,g::r--,o::---  (named user, no mask)
+#   dupentry  u::rw-,u:1001:r--,u:1001:rw-,g::r--,m::rw-,o::---
+#   unsorted  u::rw-,g::r--,u:1001:rw-,m::r--,o::---
+bad nomask 0200000001000600ffffffff02000600e903000004000400ffffffff20000000ffffffff
+bad dupentry 0200000001000600ffffffff02000400e903000002000600e903000004000400ffffffff10000600ffffffff20000000ffffffff
+bad unsorted 0200000001000600ffffffff04000400ffffffff02000600e903000010000400ffffffff20000000ffffffff

@@ -33,7 +33,10 @@
  * error, and any value that does not parse as an ACL (bad version, a
  * size that is no 4 + 8n, a cut entry, zero padding), fails the lookup
  * with EIO: fail closed, the mode bits alone never decide for a file
- * whose ACL the client could not read.  A declared size over
+ * whose ACL the client could not read.  So does a read of fewer bytes
+ * than the Rxattrwalk declared, an empty one included, and an ACL that
+ * posix_acl_valid() refuses (series patch 4; 6.1 enforces what parsed,
+ * or no ACL for an empty read).  A declared size over
  * XATTR_SIZE_MAX is refused with EIO without an allocation (series
  * patch 16; 6.1 asks kzalloc() for it and WARNs in __alloc_pages).
  * Lookups here go through an open directory fd (openat), so a test's
@@ -546,6 +549,47 @@ TEST_F_TIMEOUT(fault, rd_oddsize, TEST_S)
 TEST_F_TIMEOUT(fault, rd_truncentry, TEST_S)
 {
 	rd_garbage(_metadata, self, "rd-truncentry", self->old, ACL_LEN - 4);
+}
+
+/*
+ * The size declared as it is, the value read short: the first n bytes.
+ * client: EIO, never the part that was read (a cut at an entry boundary
+ * parses) nor "no ACL" for an empty read; 6.1 takes the part for the
+ * ACL, or no bytes for none.  user: the size query gives the declared
+ * size and a read the bytes that came, as the server's raw value.
+ */
+static void rd_short(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fault) *self, const char *spec, size_t n)
+{
+	struct call c;
+
+	ARM(spec);
+	if (self->client) {
+		c = do_call(self, OP_OPEN_GET);
+		EXPECT_CALL(c, OP_OPEN_GET, -EIO, BOUND_MS);
+		if (!c.r)
+			TH_LOG("the ACL read short: %s", res(c.r2));
+	} else {
+		c = do_call(self, OP_SIZE);
+		EXPECT_CALL(c, OP_SIZE, ACL_LEN, BOUND_MS);
+		c = do_call(self, OP_GET);
+		EXPECT_CALL(c, OP_GET, (int)n, BOUND_MS);
+		EXPECT_BYTES(self->old, n, c.v, c.r);
+	}
+	disarm_and_reread(_metadata, self);
+	unmount(_metadata, self);
+}
+
+/* rd-shortentry: 28 of the 44 bytes, u::,u:1001:,g:: without m:: and o:: */
+TEST_F_TIMEOUT(fault, rd_shortentry, TEST_S)
+{
+	rd_short(_metadata, self, "rd-shortentry", 28);
+}
+
+/* rd-emptyread: 44 bytes declared, none read */
+TEST_F_TIMEOUT(fault, rd_emptyread, TEST_S)
+{
+	rd_short(_metadata, self, "rd-emptyread", 0);
 }
 
 /*

@@ -302,4 +302,70 @@ TEST_F(hostbad, malformed_host_acl_fails_closed)
 		close(fd);
 }
 
+/*
+ * hostbad/NAME holds an access ACL that parses entry by entry but that
+ * posix_acl_valid() refuses (prepare-export.sh): the client would
+ * enforce it as an ACL nobody set (without its mask, uid 1001's rw-
+ * goes unmasked and a write open is granted on a file of mode 0644).
+ * With access=client the lookup fails with EIO, for root and for uid
+ * 1001 alike, as for a value that does not parse.
+ */
+static void invalid_acl_fails_closed(struct __test_metadata *_metadata,
+				     const char *name)
+{
+	struct a9_cred c1001 = { .uid = 1001, .gid = 1001 };
+	struct a9_open_arg a;
+	char p[PATH_MAX], d[PATH_MAX];
+	struct stat st;
+	int r;
+
+	a9_path(d, a9_mnt(), "hostbad");
+	a9_path(p, d, name);
+	r = A9_ERR(stat(p, &st));
+	EXPECT_ERRNO(-EIO, r);
+	if (!r)
+		TH_LOG("stat %s: mode %04o", p, st.st_mode & 07777);
+	a = (struct a9_open_arg){ p, O_WRONLY, 0 };
+	A9_RUN_AS(r, &c1001, a9_fn_open, &a);
+	EXPECT_EQ(EIO, r) TH_LOG("open(%s, O_WRONLY) as uid 1001: %s, expected EIO",
+				 p, r ? a9_errname(r) : "granted");
+}
+
+TEST_F(hostbad, named_user_without_mask_fails_closed)
+{
+	invalid_acl_fails_closed(_metadata, "nomask");
+}
+
+/*
+ * A named user twice is an ACL the kernel stores (posix_acl_valid()
+ * checks the tag order, not duplicates: malformed.duplicate_named_user_*
+ * sets one on the share and on a tmpfs), so the client must take it
+ * from the server too, not fail it, and enforce it as a local
+ * filesystem does: the first entry that matches decides, u:1001:r--.
+ */
+TEST_F(hostbad, duplicate_named_user_first_entry_decides)
+{
+	struct a9_cred c1001 = { .uid = 1001, .gid = 1001 };
+	struct a9_open_arg a;
+	char p[PATH_MAX], d[PATH_MAX];
+	struct stat st;
+	int r;
+
+	a9_path(d, a9_mnt(), "hostbad");
+	a9_path(p, d, "dupentry");
+	ASSERT_EQ(0, A9_ERR(stat(p, &st))) TH_LOG("stat %s: %s", p, strerror(errno));
+	a = (struct a9_open_arg){ p, O_RDONLY, 0 };
+	A9_RUN_AS(r, &c1001, a9_fn_open, &a);
+	EXPECT_EQ(0, r) TH_LOG("open(%s, O_RDONLY) as uid 1001: %s", p, a9_errname(r));
+	a.flags = O_WRONLY;
+	A9_RUN_AS(r, &c1001, a9_fn_open, &a);
+	EXPECT_EQ(EACCES, r) TH_LOG("open(%s, O_WRONLY) as uid 1001: %s, expected EACCES",
+				    p, r ? a9_errname(r) : "granted");
+}
+
+TEST_F(hostbad, entries_out_of_order_fail_closed)
+{
+	invalid_acl_fails_closed(_metadata, "unsorted");
+}
+
 TEST_HARNESS_MAIN
