@@ -310,23 +310,30 @@ TEST_F(hostbad, malformed_host_acl_fails_closed)
  * With access=client the lookup fails with EIO, for root and for uid
  * 1001 alike, as for a value that does not parse.
  */
+static const struct a9_cred uid1001 = { .uid = 1001, .gid = 1001 };
+
+static char *hostbad_path(char *p, const char *name)
+{
+	char d[PATH_MAX];
+
+	return a9_path(p, a9_path(d, a9_mnt(), "hostbad"), name);
+}
+
 static void invalid_acl_fails_closed(struct __test_metadata *_metadata,
 				     const char *name)
 {
-	struct a9_cred c1001 = { .uid = 1001, .gid = 1001 };
 	struct a9_open_arg a;
-	char p[PATH_MAX], d[PATH_MAX];
+	char p[PATH_MAX];
 	struct stat st;
 	int r;
 
-	a9_path(d, a9_mnt(), "hostbad");
-	a9_path(p, d, name);
+	hostbad_path(p, name);
 	r = A9_ERR(stat(p, &st));
 	EXPECT_ERRNO(-EIO, r);
 	if (!r)
 		TH_LOG("stat %s: mode %04o", p, st.st_mode & 07777);
 	a = (struct a9_open_arg){ p, O_WRONLY, 0 };
-	A9_RUN_AS(r, &c1001, a9_fn_open, &a);
+	A9_RUN_AS(r, &uid1001, a9_fn_open, &a);
 	EXPECT_EQ(EIO, r) TH_LOG("open(%s, O_WRONLY) as uid 1001: %s, expected EIO",
 				 p, r ? a9_errname(r) : "granted");
 }
@@ -345,20 +352,18 @@ TEST_F(hostbad, named_user_without_mask_fails_closed)
  */
 TEST_F(hostbad, duplicate_named_user_first_entry_decides)
 {
-	struct a9_cred c1001 = { .uid = 1001, .gid = 1001 };
 	struct a9_open_arg a;
-	char p[PATH_MAX], d[PATH_MAX];
+	char p[PATH_MAX];
 	struct stat st;
 	int r;
 
-	a9_path(d, a9_mnt(), "hostbad");
-	a9_path(p, d, "dupentry");
+	hostbad_path(p, "dupentry");
 	ASSERT_EQ(0, A9_ERR(stat(p, &st))) TH_LOG("stat %s: %s", p, strerror(errno));
 	a = (struct a9_open_arg){ p, O_RDONLY, 0 };
-	A9_RUN_AS(r, &c1001, a9_fn_open, &a);
+	A9_RUN_AS(r, &uid1001, a9_fn_open, &a);
 	EXPECT_EQ(0, r) TH_LOG("open(%s, O_RDONLY) as uid 1001: %s", p, a9_errname(r));
 	a.flags = O_WRONLY;
-	A9_RUN_AS(r, &c1001, a9_fn_open, &a);
+	A9_RUN_AS(r, &uid1001, a9_fn_open, &a);
 	EXPECT_EQ(EACCES, r) TH_LOG("open(%s, O_WRONLY) as uid 1001: %s, expected EACCES",
 				    p, r ? a9_errname(r) : "granted");
 }
