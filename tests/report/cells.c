@@ -102,8 +102,7 @@ static void add_console_test(struct cell *c, const char *results)
 				continue;
 			line = (char *)skip_printk_time(line);
 			grow(&lines, &cap, n, sizeof(*lines));
-			lines[n++] = strlen(line) > 300 ? xasprintf("# %.300s...", line)
-							: xasprintf("# %s", line);
+			lines[n++] = xasprintf("# %s", line);
 		}
 		free(buf);
 		fclose(f);
@@ -501,6 +500,7 @@ static const struct expect_entry *test_caused(struct cell *c, struct test *t,
 			break;
 		}
 		hit->used++;
+		expect_cause_use(hit, lines[i]);
 		if (!by)
 			by = hit;
 	}
@@ -528,9 +528,30 @@ static const struct expect_entry *skip_entry(struct expect_list *sl,
 		if (t->raw == RAW_SKIP && e->ncauses &&
 		    !expect_cause_matches(e, t->reason))
 			continue;
-		if (use)
+		if (use) {
 			e->used++;
+			if (t->raw == RAW_SKIP && e->ncauses)
+				expect_cause_use(e, t->reason);
+		}
 		return e;
+	}
+	return NULL;
+}
+
+/*
+ * The harness' line for a test that did not end by itself: its timeout
+ * fired ("Test terminated by timeout") or a signal other than an
+ * assertion's SIGABRT killed it ("Test terminated unexpectedly by
+ * signal N").  NULL when the test ended by itself.
+ */
+static const char *crash_line(const struct test *t)
+{
+	for (size_t i = 0; i < t->ndiag; i++) {
+		const char *l = sig_text(t->diag[i]);
+
+		if (strstr(l, ": Test terminated by timeout") ||
+		    strstr(l, ": Test terminated unexpectedly by signal "))
+			return l;
 	}
 	return NULL;
 }
@@ -539,6 +560,22 @@ static void classify_test(struct cell *c, struct test *t, struct expect_list *xl
 			  struct expect_list *sl)
 {
 	const struct expect_entry *e = NULL;
+	const char *crash;
+
+	/* A list says how a test fails, never that it may hang or crash:
+	 * whatever failed before, a timeout or a signal fails the test,
+	 * and no entry is counted as used for it. */
+	if (t->raw == RAW_FAIL && (crash = crash_line(t))) {
+		char *why = xasprintf("%s (a timeout or a signal: no list excuses it)",
+				      crash);
+
+		free(t->reason);
+		t->reason = why;
+		t->entry = NULL;
+		t->verdict = V_FAIL;
+		c->c.fail++;
+		return;
+	}
 	/* expect_match() counts the entry as used: not for a skip, and not
 	 * for a test that never reported (see below); a failure is judged
 	 * by its causes. */

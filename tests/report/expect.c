@@ -109,6 +109,7 @@ static int load_file(const char *path, struct expect_list *l)
 		e->used = 0;
 		e->causes = causes;
 		e->ncauses = ncauses;
+		e->cause_used = ncauses ? xcalloc(ncauses, sizeof(*e->cause_used)) : NULL;
 		e->withs = withs;
 		e->nwiths = nwiths;
 	}
@@ -197,6 +198,7 @@ static void list_free(struct expect_list *l)
 		for (size_t j = 0; j < l->v[i].ncauses; j++)
 			free(l->v[i].causes[j]);
 		free(l->v[i].causes);
+		free(l->v[i].cause_used);
 		for (size_t j = 0; j < l->v[i].nwiths; j++)
 			free(l->v[i].withs[j]);
 		free(l->v[i].withs);
@@ -242,6 +244,16 @@ int expect_cause_matches(const struct expect_entry *e, const char *line)
 	for (size_t i = 0; i < e->ncauses; i++)
 		if (fnmatch(e->causes[i], line, FNM_EXTMATCH) == 0)
 			return 1;
+	return 0;
+}
+
+int expect_cause_use(struct expect_entry *e, const char *line)
+{
+	for (size_t i = 0; i < e->ncauses; i++)
+		if (fnmatch(e->causes[i], line, FNM_EXTMATCH) == 0) {
+			e->cause_used[i]++;
+			return 1;
+		}
 	return 0;
 }
 

@@ -18,6 +18,7 @@ struct expect_entry {
 	char *cell_glob, *test_glob, *reason;
 	char **causes; /* "cause=" globs, none: the names alone match */
 	size_t ncauses;
+	unsigned *cause_used; /* per cause: lines it matched this run */
 	char **withs;  /* "with=" globs: each must match some diagnostic
 			* line of the failure (a race's own message) */
 	size_t nwiths;
@@ -46,8 +47,10 @@ const struct expect_entry *expect_match(struct expect_list *l,
 int expect_names(const struct expect_entry *e, const char *cell,
 		 const char *test);
 
-/* Whether line (a diagnostic without its "# ") matches a cause of e. */
+/* Whether line (a diagnostic without its "# ") matches a cause of e;
+ * with use, the first cause it matches is counted as used. */
 int expect_cause_matches(const struct expect_entry *e, const char *line);
+int expect_cause_use(struct expect_entry *e, const char *line);
 
 /* Whether each with= glob of e matches one of the n lines. */
 int expect_withs_match(const struct expect_entry *e, const char *const *lines,

@@ -41,8 +41,8 @@ struct test {
 	int unnamed;  /* missing test whose name the output never gave */
 	enum raw_result raw;
 	char *reason; /* directive text, failure comment, why missing */
-	/* every diagnostic line, each capped at 300 bytes: causes are
-	 * matched against all, reports show the first MAX_DIAG */
+	/* every diagnostic line, whole: causes are matched against all,
+	 * reports show the first MAX_DIAG, each cut to 300 bytes */
 	char **diag;
 	size_t ndiag;
 	enum verdict verdict;

@@ -275,12 +275,35 @@ static size_t count_unexpected(const struct run *r)
 	return n;
 }
 
+/* The causes of a used entry that matched no line: a cause an entry
+ * keeps for a failure that no longer happens is as stale as an entry. */
+static void unused_causes(FILE *f, const struct expect_entry *e, int md)
+{
+	for (size_t k = 0; k < e->ncauses; k++) {
+		if (e->cause_used[k])
+			continue;
+		if (md) {
+			fprintf(f, "- `%s:%d` cause %zu of %zu: ", e->file, e->line,
+				k + 1, e->ncauses);
+			summary_md(f, e->causes[k]);
+			fprintf(f, "\n");
+			continue;
+		}
+		char *t = xasprintf("%s:%d: cause %zu of %zu: %.300s", e->file,
+				    e->line, k + 1, e->ncauses, e->causes[k]);
+		wrap(f, "  ", "      ", t, 3);
+		free(t);
+	}
+}
+
 static void unused_entries(FILE *f, const struct expect_list *l, int md)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct expect_entry *e = &l->v[i];
-		if (e->used)
+		if (e->used) {
+			unused_causes(f, e, md);
 			continue;
+		}
 		if (md) {
 			fprintf(f, "- `%s:%d` %s %s\n", e->file, e->line,
 				e->cell_glob, e->test_glob);
@@ -293,16 +316,26 @@ static void unused_entries(FILE *f, const struct expect_list *l, int md)
 	}
 }
 
-static size_t count_unused(const struct expectations *ex)
+/* Entries that matched nothing, and unused causes of the others. */
+static size_t list_unused(const struct expect_list *l)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < ex->xfail.n; i++)
-		n += !ex->xfail.v[i].used;
-	for (size_t i = 0; i < ex->skip.n; i++)
-		n += !ex->skip.v[i].used;
-	for (size_t i = 0; i < ex->differences.n; i++)
-		n += !ex->differences.v[i].used;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct expect_entry *e = &l->v[i];
+		if (!e->used) {
+			n++;
+			continue;
+		}
+		for (size_t k = 0; k < e->ncauses; k++)
+			n += !e->cause_used[k];
+	}
 	return n;
+}
+
+static size_t count_unused(const struct expectations *ex)
+{
+	return list_unused(&ex->xfail) + list_unused(&ex->skip) +
+	       list_unused(&ex->differences);
 }
 
 /* The matrix: the notes column cut to what is left of TERM_COLS (the
@@ -403,8 +436,9 @@ static void failures_text(FILE *f, const struct run *r)
 			else if (t->uncaused && t->entry) {
 				char *cs = causes_of(t->entry);
 				m = xasprintf("failed for another cause than listed at "
-					      "%s:%d (cause %s): %s", t->entry->file,
-					      t->entry->line, cs, t->uncaused);
+					      "%s:%d (cause %s): %.300s%s", t->entry->file,
+					      t->entry->line, cs, t->uncaused,
+					      strlen(t->uncaused) > 300 ? "..." : "");
 				free(cs);
 			}
 			if (m)
@@ -540,7 +574,7 @@ void summary_text(FILE *f, const struct run *r, const struct diff_result *d,
 
 	/* With a filter most entries match nothing by design. */
 	if (!filtered && count_unused(ex)) {
-		fprintf(f, "\nexpected-list entries that matched nothing (stale?):\n");
+		fprintf(f, "\nexpected-list entries and causes that matched nothing (stale?):\n");
 		unused_entries(f, &ex->xfail, 0);
 		unused_entries(f, &ex->skip, 0);
 		unused_entries(f, &ex->differences, 0);
@@ -668,7 +702,8 @@ int summary_markdown(const char *path, const struct run *r,
 				 * escaping needed. */
 				fprintf(f, "\n");
 				for (size_t k = 0; k < x->ndiag && k < MAX_DIAG; k++)
-					fprintf(f, "      %s\n", x->diag[k]);
+					fprintf(f, "      %.300s%s\n", x->diag[k],
+						strlen(x->diag[k]) > 300 ? "..." : "");
 				fprintf(f, "\n");
 			}
 		}

@@ -159,6 +159,20 @@ hasnt xpass 'acl.chmod_mask  ['
 last xpass '1 passed, 1 failed, 0 skipped'
 file_has xpass "$d/results/junit.xml" '<failure message="xpass: passed but listed at'
 
+# --- a listed failure that then timed out or died of a signal fails,
+#     whatever the lists say (an assertion's own SIGABRT does not);
+#     causes match whole lines, not their first 300 characters; a cause
+#     of a used entry that matched nothing is reported
+d=$(fixture crash); run crash "$d"
+want_rc crash 1
+reason crash acl9p_roundtrip.acl.hung patched.diod.client.none 'hung: Test terminated by timeout (a timeout or a signal: no list excuses it)'
+has crash 'reason: segv: Test terminated unexpectedly by signal 11 (a timeout or a signal: no list'
+hasnt crash 'acl.plain  ['
+has crash 'FAIL   acl9p_roundtrip.acl.longcut  [patched.diod.client.none]'
+hasnt crash 'acl.longwhole  ['
+has crash 'xfail.crash:7: cause 2 of 2: tests/roundtrip.c:*:Expected 1 (1)'
+last crash '0 passed, 3 failed, 0 skipped'
+
 # --- truncated guest: unreported tests fail, names from RUN / other cell
 d=$(fixture truncated); run truncated "$d"
 want_rc truncated 1
@@ -184,7 +198,7 @@ has truncated 'reason: no guest exit code'
 # acl.three is listed in xfail.died: a listed test that never reported
 # is a failure all the same, and its entry is not used
 reason truncated acl9p_roundtrip.acl.three vanilla.qemu-passthrough.client.none 'no result (guest stopped)'
-has truncated 'expected-list entries that matched nothing (stale?):'
+has truncated 'expected-list entries and causes that matched nothing (stale?):'
 has_re truncated 'xfail.died:3: vanilla.qemu-passthrough.client.none$'
 last truncated '9 passed, 4 failed, 0 skipped'
 
