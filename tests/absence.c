@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_absence (issue item 3): what happens where there is no ACL, where
+ * acl9p_absence: what happens where there is no ACL, where
  * an ACL cannot be, and on a mount without posixacl.
  *
  * Where the kernel's answer is a matter of VFS/filesystem rules (removing a

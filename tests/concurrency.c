@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_concurrency (issue items 11 and 12).
+ * acl9p_concurrency: ACL calls that race each other.
  *
  * concurrency: several processes set/read/remove ACLs on one file, chmod
  * it, and create files in a directory with a default ACL, for about 3 s

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_hostchange (issue item 11): an ACL changed on the host while the
+ * acl9p_hostchange: an ACL changed on the host while the
  * guest has the file open or cached.
  *
  * The change goes through the host control channel (acl9p-hostctl on a

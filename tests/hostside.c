@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_hostside (issue item 10).
+ * acl9p_hostside: ACLs between the guest and the host's export.
  *
  * Guest -> host: each "hostcheck" test writes ACLs in a known way, fsyncs,
  * checks the guest view and prints

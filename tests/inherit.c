@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_inherit (issue item 5): objects created in a directory with a
+ * acl9p_inherit: objects created in a directory with a
  * default ACL get an access ACL derived from it, intersected with the
  * create mode (owner, mask/group, other); directories also inherit the
  * default ACL.  The umask is ignored where a default ACL applies and

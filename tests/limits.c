@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_limits (issue item 8): ACLs with 1, 16, 64 and 250 named entries
+ * acl9p_limits: ACLs with 1, 16, 64 and 250 named entries
  * round-trip exactly; larger ones either round-trip exactly or are refused
  * with a clear errno (E2BIG, ENOSPC, ERANGE) leaving the old ACL and mode
  * in place -- never truncated.  A value over XATTR_SIZE_MAX is E2BIG.

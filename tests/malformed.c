@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_malformed (issue item 7): malformed system.posix_acl_* values are
+ * acl9p_malformed: malformed system.posix_acl_* values are
  * refused with EINVAL and the ACL stored before is unchanged (read back
  * here, and by the host through a HOSTCHECK line of the previous value).
  *

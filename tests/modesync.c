@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_modesync (issue item 4): the access ACL and the mode are two views
+ * acl9p_modesync: the access ACL and the mode are two views
  * of one thing.  Setting an access ACL updates the mode (group bits from
  * the mask), chmod rewrites the mask (and owner/other entries), an ACL
  * equivalent to a mode is not stored, and setting an ACL clears setgid

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_perm (issue item 9): permission decisions made by ACLs, checked
+ * acl9p_perm: permission decisions made by ACLs, checked
  * from real unprivileged processes (forked child: setgroups, libcap-ng
  * change_id to uid/gid 1000-1003, capabilities cleared unless a test keeps
  * one).  The expectations are local-filesystem semantics.  On access=user

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_probe (issue item 2): size probing and listing.  getxattr with
+ * acl9p_probe: size probing and listing.  getxattr with
  * size 0 returns the exact value size, a short buffer gives ERANGE,
  * listxattr lists system.posix_acl_* exactly when one is set.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_remove (issue item 6): removing ACLs with removexattr and with
+ * acl9p_remove: removing ACLs with removexattr and with
  * setfacl -b / -k / -x leaves a plain mode and changes nothing else
  * (owner, group, contents, other ACL, other xattrs).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_roundtrip (issue item 1): ACLs written through libacl and through
+ * acl9p_roundtrip: ACLs written through libacl and through
  * raw setxattr with hand-built system.posix_acl_* values read back
  * unchanged, both via libacl (acl_to_text) and as raw bytes.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acl9p_tools (issue item 13): setfacl and getfacl (/bin/setfacl,
+ * acl9p_tools: setfacl and getfacl (/bin/setfacl,
  * /bin/getfacl, fork+exec, stdout captured) do the same on the 9p share as
  * on the local tmpfs.  Each test builds the same tree in both places, runs
  * the same commands with relative paths (cwd = the work dir), and compares

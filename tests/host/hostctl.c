@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * acl9p-hostctl: lets a guest test change the export on the host while
- * the VM runs (issue item 11: coherence with host changes).
+ * the VM runs.
  *
  * The guest has no other way to reach the host: the 9p mount is what is
  * being tested, and diod's network is restricted.  So the VM gets a third
