@@ -6,6 +6,7 @@
 #   hostbad/f  a malformed access ACL (servers with SERVER_XATTR_PREFIX only)
 #   hostbad/{nomask,dupentry,unsorted}  access ACLs that parse but are
 #              invalid (the same servers)
+#   hostbad/d  a directory with a malformed default ACL (the same servers)
 # A server with no SERVER_XATTR_PREFIX keeps ACLs as the host's own
 # system.posix_acl_*, so setfacl sets them; one with a prefix keeps the
 # guest's bytes under PREFIX.system.posix_acl_*, so those are copied
@@ -66,3 +67,8 @@ bad f 0100000001000600ffffffff04000400ffffffff20000400ffffffff
 bad nomask 0200000001000600ffffffff02000600e903000004000400ffffffff20000000ffffffff
 bad dupentry 0200000001000600ffffffff02000400e903000002000600e903000004000400ffffffff10000600ffffffff20000000ffffffff
 bad unsorted 0200000001000600ffffffff04000400ffffffff02000600e903000010000400ffffffff20000000ffffffff
+# d: a directory (mode 0755) whose default ACL does not parse (version 1)
+mkdir "$export/hostbad/d"
+chmod 0755 "$export/hostbad/d"
+setfattr -n "${SERVER_XATTR_PREFIX}system.posix_acl_default" \
+	-v 0x0100000001000700ffffffff04000500ffffffff20000500ffffffff "$export/hostbad/d"
