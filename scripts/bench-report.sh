@@ -85,20 +85,22 @@ BEGIN {
 	wm = W[1]; for (i = 1; i <= nw; i++) if (W[i] == 1000 || (wm != 1000 && W[i] > wm)) wm = W[i]
 	# count mode walks the smallest directory
 	wc = W[1]; for (i = 1; i <= nw; i++) if (W[i] < wc) wc = W[i]
-	split("getxattr setxattr chmod create unlink walk", OPS, " ")
+	NOPS = split("getxattr setxattr chmod create unlink walk lswalk", OPS, " ")
 	SZ["getxattr"] = SZ["setxattr"] = SZ["chmod"] = 5
-	SZ["create"] = SZ["walk"] = wm; SZ["unlink"] = W[1]
+	SZ["create"] = SZ["walk"] = SZ["lswalk"] = wm; SZ["unlink"] = W[1]
 	CSZ["getxattr"] = CSZ["setxattr"] = CSZ["chmod"] = 5
-	CSZ["create"] = CSZ["unlink"] = 1; CSZ["walk"] = wc
+	CSZ["create"] = CSZ["unlink"] = 1; CSZ["walk"] = CSZ["lswalk"] = wc
 	LABEL["getxattr"] = "getxattr, 5-entry access ACL (size probe + read)"
 	LABEL["setxattr"] = "setxattr, 5-entry access ACL"
 	LABEL["chmod"] = "chmod, file with a 5-entry ACL"
 	LABEL["create"] = "create under a 5-entry default ACL (" wm " files)"
 	LABEL["unlink"] = "unlink (" W[1] " files)"
 	LABEL["walk"] = "getfacl -R walk of " wm " files (walks/s)"
+	LABEL["lswalk"] = "find -ls walk of " wm " files, no ACL read (walks/s)"
 	CLABEL["create"] = "create (one file)"
 	CLABEL["unlink"] = "unlink (one file)"
 	CLABEL["walk"] = "getfacl -R walk of " wc " files"
+	CLABEL["lswalk"] = "find -ls walk of " wc " files"
 }
 '
 # The floor in guest instructions (icount.tsv, bench.sh's -icount boots):
@@ -157,8 +159,8 @@ tab() {
 for c in "${configs[@]}"; do
 	tab '
 	BEGIN {
-		for (i = 1; i <= 6; i++) {
-			o = OPS[i]; s = SZ[o]; lab = o (o == "create" || o == "walk" || o == "unlink" ? " " s : "")
+		for (i = 1; i <= NOPS; i++) {
+			o = OPS[i]; s = SZ[o]; lab = o (o == "create" || o ~ /walk$/ || o == "unlink" ? " " s : "")
 			printf "%s", lab
 			for (k = 1; k <= 2; k++) {
 				kk = k == 1 ? "vanilla" : "patched"
@@ -172,10 +174,10 @@ for c in "${configs[@]}"; do
 	# requests of one operation each: a walk's per entry (of the walk counted)
 	tab '
 	BEGIN {
-		for (i = 1; i <= 6; i++) {
-			o = OPS[i]; cs = CSZ[o]; d = o == "walk" ? cs + 1 : 1
+		for (i = 1; i <= NOPS; i++) {
+			o = OPS[i]; cs = CSZ[o]; d = o ~ /walk$/ ? cs + 1 : 1
 			v = C["vanilla", config, o, cs]; q = C["patched", config, o, cs]
-			printf "%s\t%s\t%s\n", o == "walk" ? "walk, per entry" : o, v == "" ? "" : v / d, q == "" ? "" : q / d
+			printf "%s\t%s\t%s\n", o ~ /walk$/ ? o ", per entry" : o, v == "" ? "" : v / d, q == "" ? "" : q / d
 		}
 	}' "$c" >"$data/requests.$c.tsv"
 	# ACL size: entries, then us per getxattr and setxattr (median, fast, slow) per kernel
@@ -214,9 +216,9 @@ done
 tab '
 BEGIN {
 	n = split(config, CF, " "); CF[++n] = "all"
-	for (i = 1; i <= 6; i++) {
+	for (i = 1; i <= NOPS; i++) {
 		o = OPS[i]; s = SZ[o]
-		printf "%s", o (o == "create" || o == "walk" || o == "unlink" ? " " s : "")
+		printf "%s", o (o == "create" || o ~ /walk$/ || o == "unlink" ? " " s : "")
 		for (j = 1; j <= n; j++) {
 			fs = CF[j] == "all" ? "tmpfs" : "share"
 			printf "\t%s\t%s\t%s", R[CF[j], fs, o, s], RLO[CF[j], fs, o, s], RHI[CF[j], fs, o, s]
@@ -361,11 +363,11 @@ cmd_of() { cat "$in/raw/$1/cmd" 2>/dev/null || echo "(not recorded)"; }
 		BEGIN {
 			print "| operation | vanilla ops/s | patched ops/s | patched/vanilla | 9P requests |"
 			print "| --- | ---: | ---: | ---: | ---: |"
-			for (i = 1; i <= 6; i++) {
+			for (i = 1; i <= NOPS; i++) {
 				o = OPS[i]
 				printf "| %s | %s | %s | %s | %s%s |\n", LABEL[o], ops(config, "share", o, SZ[o], "vanilla"),
 					ops(config, "share", o, SZ[o], "patched"), ratio(config, "share", o, SZ[o]),
-					req(config, o, CSZ[o]), o == "walk" ? " (walk of " wc ")" : (o == "create" || o == "unlink" ? " (one file)" : "")
+					req(config, o, CSZ[o]), o ~ /walk$/ ? " (walk of " wc ")" : (o == "create" || o == "unlink" ? " (one file)" : "")
 			}
 		}' "$c"
 		echo
@@ -382,7 +384,7 @@ cmd_of() { cat "$in/raw/$1/cmd" 2>/dev/null || echo "(not recorded)"; }
 	BEGIN {
 		print "| operation | vanilla ops/s | patched ops/s | patched/vanilla |"
 		print "| --- | ---: | ---: | ---: |"
-		for (i = 1; i <= 6; i++) {
+		for (i = 1; i <= NOPS; i++) {
 			o = OPS[i]
 			printf "| %s | %s | %s | %s |\n", LABEL[o], ops("all", "tmpfs", o, SZ[o], "vanilla"),
 				ops("all", "tmpfs", o, SZ[o], "patched"), ratio("all", "tmpfs", o, SZ[o])
@@ -413,7 +415,7 @@ cmd_of() { cat "$in/raw/$1/cmd" 2>/dev/null || echo "(not recorded)"; }
 			END { for (i = 1; i <= n; i++) {
 				k = order[i]; split(k, a, " ")
 				lab = a[1] == "getxattr" || a[1] == "setxattr" ? a[1] " (" a[2] " entries)" : \
-					a[1] == "walk" ? "walk (" a[2] " files)" : a[1] == "baseline" ? "baseline (marker alone)" : a[1]
+					a[1] ~ /walk$/ ? a[1] " (" a[2] " files)" : a[1] == "baseline" ? "baseline (marker alone)" : a[1]
 				printf "| %s | %d: %s | %d: %s |\n", lab, t["vanilla", k], d["vanilla", k] == "" ? "none" : d["vanilla", k],
 					t["patched", k], d["patched", k] == "" ? "none" : d["patched", k] } }' "$in/counts-types.tsv"
 		echo

@@ -22,6 +22,9 @@
  *                access ACL of every entry, the default ACL of the
  *                directory, read as libacl 2.3.1 reads them (a 132-byte
  *                buffer first, the size probe only on ERANGE)
+ *   lswalk N     find -ls over the same directory: readdir and lstat of
+ *                every entry, no ACL read (a metadata walk: find, make,
+ *                ls -l of a tree), checked by its entry count
  *   unlink N     unlink of those N files, first directory size only
  * E counts every entry: the 4 required ones (u::, g::, m::, o::) and
  * E - 4 named users, so the xattr is 4 + 8 * E bytes.
@@ -72,6 +75,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,11 +346,12 @@ static void __attribute__((noreturn)) bad_read(const char *path, const char *nam
 }
 
 /*
- * getfacl -R on path (len bytes of buf): every entry has a 5-entry
- * access ACL, every directory a 5-entry default ACL too (made so); any
- * other answer is an error.  Returns the entries walked.
+ * getfacl -R on path (len bytes of buf), or with acls false find -ls (no
+ * ACL read): every entry has a 5-entry access ACL, every directory a
+ * 5-entry default ACL too (made so); any other answer is an error.
+ * Returns the entries walked.
  */
-static long walk(char *buf, size_t len, size_t cap)
+static long walk(char *buf, size_t len, size_t cap, bool acls)
 {
 	const ssize_t want = (ssize_t)ACL_BYTES(5);
 	struct dirent *d;
@@ -357,11 +362,11 @@ static long walk(char *buf, size_t len, size_t cap)
 
 	if (lstat(buf, &st))
 		fail("lstat %s", buf);
-	if ((r = libacl_read(buf, ACCESS)) != want)
+	if (acls && (r = libacl_read(buf, ACCESS)) != want)
 		bad_read(buf, ACCESS, r, want);
 	if (!S_ISDIR(st.st_mode))
 		return n;
-	if ((r = libacl_read(buf, DEFAULT)) != want)
+	if (acls && (r = libacl_read(buf, DEFAULT)) != want)
 		bad_read(buf, DEFAULT, r, want);
 	dir = opendir(buf);
 	if (!dir)
@@ -375,7 +380,7 @@ static long walk(char *buf, size_t len, size_t cap)
 			fail("path %s/%s too long", buf, d->d_name);
 		buf[len] = '/';
 		memcpy(buf + len + 1, d->d_name, k + 1);
-		n += walk(buf, len + 1 + k, cap);
+		n += walk(buf, len + 1 + k, cap, acls);
 		buf[len] = '\0';
 	}
 	if (errno)
@@ -384,13 +389,13 @@ static long walk(char *buf, size_t len, size_t cap)
 	return n;
 }
 
-static void op_walk(const char *dir, long files)
+static void op_walk(const char *dir, long files, bool acls)
 {
 	char buf[4096];
 	long n;
 
 	path_of(buf, sizeof(buf), "%s", dir);
-	n = walk(buf, strlen(buf), sizeof(buf));
+	n = walk(buf, strlen(buf), sizeof(buf), acls);
 	if (n != files + 1) {
 		errno = 0;
 		fail("walk %s: %ld entries, not %ld", dir, n, files + 1);
@@ -462,7 +467,13 @@ static void fn_create(struct op_ctx *c, long i)
 static void fn_walk(struct op_ctx *c, long i)
 {
 	(void)i;
-	op_walk(c->dir, c->files);
+	op_walk(c->dir, c->files, true);
+}
+
+static void fn_lswalk(struct op_ctx *c, long i)
+{
+	(void)i;
+	op_walk(c->dir, c->files, false);
 }
 
 static void fn_unlink(struct op_ctx *c, long i)
@@ -581,6 +592,7 @@ static void run_timed(const char *fs, const char *root, const struct params *p, 
 			fn_walk(&c, 0);
 		}
 		timed(fs, "walk", c.files, walks * x, fn_walk, &c);
+		timed(fs, "lswalk", c.files, walks * x, fn_lswalk, &c);
 
 		/*
 		 * unlink, timed on the first directory only: the others
@@ -655,7 +667,10 @@ static void run_counted(const char *root, const struct params *p)
 	at("share", "walk", files);
 	path_of(path, sizeof(path), "%s/w%ld", root, files);
 	mark("walk", files);
-	op_walk(path, files);
+	op_walk(path, files, true);
+	at("share", "lswalk", files);
+	mark("lswalk", files);
+	op_walk(path, files, false);
 	/* the last slice ends here, before the exit and the unmount */
 	at("share", "end", 0);
 	mark("end", 0);
