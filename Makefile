@@ -18,6 +18,10 @@
 #   make bench   what ACL operations cost, patched against vanilla, in
 #                alternating boots: build/report/bench.md and its plots
 #                (ROUNDS=4; BENCH_* variables: scripts/bench.sh)
+#   make fuzz    ninep-proxy mutates every ACL reply of the share, a guest
+#                program makes calls, acl9p-fuzzjudge checks each outcome
+#                against the bytes sent (FUZZ_SEED, FUZZ_COUNT,
+#                FUZZ_KERNEL: scripts/fuzz.sh)
 #
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
 # MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,
@@ -41,7 +45,7 @@ RACE_MS ?=
 export MATRIX KERNEL CELL TESTS JOBS RACE_MS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series bite raw-acl-probe wire bench cover-results clean distclean
+	tools check-series bite raw-acl-probe wire bench fuzz cover-results clean distclean
 
 all: demo
 
@@ -72,6 +76,8 @@ tools: deps
 	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-hostctl tests/host/hostctl.c
 	@$(MAKE) -s -C server/ninep-proxy O=$(B)/tests
 	@cc $(CFLAGS_HOST) -o $(B)/tests/acl9p-p9trace tests/host/p9trace.c
+	@cc $(CFLAGS_HOST) -Iserver/ninep-proxy -o $(B)/tests/acl9p-fuzzjudge \
+		tests/host/fuzzjudge.c server/ninep-proxy/aclxattr.c
 	@$(MAKE) -s -C tests/report O=$(B)/report
 
 guest: tools
@@ -79,6 +85,8 @@ guest: tools
 	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/guest/acl9p-fused server/fuse/acl9p-fused.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
 	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/tests/acl9p-bench tests/bench/bench.c
+	@cc $(CFLAGS_HOST) -static -O2 -Iserver/ninep-proxy -o $(B)/tests/acl9p-fuzz \
+		tests/fuzz/guest.c server/ninep-proxy/aclxattr.c
 	@scripts/manifest.sh $(B)/tests
 	@mkdir -p $(B)/tests/rig
 	@for t in tests/rig/guest/*.c; do \
@@ -130,6 +138,11 @@ raw-acl-probe: deps guest
 # The requests each ACL operation sends (QEMU's server counts them).
 wire: kernels guest
 	@scripts/wire.sh
+
+# The client against ACL replies the proxy mutates (scripts/fuzz.sh): only
+# the kernels it boots are built, by hand (a flavour: make kernels MATRIX=debug).
+fuzz: deps guest
+	@scripts/fuzz.sh
 
 # What ACL operations cost, patched against vanilla: build/report/bench.md.
 # bench.sh does what "deps kernels guest" would, timing each step for

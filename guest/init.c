@@ -14,12 +14,14 @@
  * at most CONFIG_INIT_ENV_ARG_LIMIT of them).  scripts/boot.sh composes
  * them from the cell (tests/matrix.conf, server/NAME.sh); the init only
  * reads them, and the tests inherit them:
- *   ACL9P_MODE        check | demo | wire | bench | shell (default check);
- *                     wire runs the 9P request count script
+ *   ACL9P_MODE        check | demo | wire | bench | fuzz | shell (default
+ *                     check); wire runs the 9P request count script
  *                     (scripts/wire.sh), bench /bin/acl9p-bench
  *                     (scripts/bench.sh; its ACL9P_BENCH_* parameters
  *                     are its own, ACL9P_BENCH_LIMIT its time limit in
- *                     seconds, default 600)
+ *                     seconds, default 600), fuzz /bin/acl9p-fuzz
+ *                     (scripts/fuzz.sh; ACL9P_FUZZ_* its parameters,
+ *                     ACL9P_FUZZ_LIMIT its time limit, default 600)
  *   ACL9P_SRC, ACL9P_OPTS
  *                     9p mount source and options of the share under test
  *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs, ext4 for
@@ -484,19 +486,21 @@ static void run_script(const char *script)
 }
 
 /*
- * bench: the benchmark program, its output on the results port as it
- * is, then "bench-exit STATUS" (its exit status, -1 when killed at the
- * limit, 128 + N for signal N): a run that did not end with 0 has no
- * figures to trust, and the host must be able to tell.
+ * bench and fuzz: one program, its output on the results port as it
+ * is, then "WORD STATUS" (bench-exit, fuzz-exit: its exit status, -1
+ * when killed at the limit LIMIT_VAR gives in seconds, default 600,
+ * 128 + N for signal N): a run that did not end with 0 has no figures
+ * or verdicts to trust, and the host must be able to tell.
  */
-static void run_bench(void)
+static void run_program(const char *path, const char *limit_var,
+			const char *word)
 {
-	char *argv[] = { "/bin/acl9p-bench", NULL };
-	long limit = strtol(env("ACL9P_BENCH_LIMIT", "600"), NULL, 10);
+	char *argv[] = { (char *)path, NULL };
+	long limit = strtol(env(limit_var, "600"), NULL, 10);
 	int out = open_results();
 	int status = run_limited(argv, out, false, limit > 0 ? (int)limit : 600);
 
-	dprintf(out, "bench-exit %d\n", status == -1 ? -1 :
+	dprintf(out, "%s %d\n", word, status == -1 ? -1 :
 		WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	tcdrain(out);
 	close(out);
@@ -543,7 +547,7 @@ int main(void)
 	mode = env("ACL9P_MODE", "check");
 	if (strcmp(mode, "check") && strcmp(mode, "demo") &&
 	    strcmp(mode, "wire") && strcmp(mode, "bench") &&
-	    strcmp(mode, "shell"))
+	    strcmp(mode, "fuzz") && strcmp(mode, "shell"))
 		fail("unknown ACL9P_MODE '%s'", mode);
 	setup_env();
 	/* what the concurrency tests had to race on */
@@ -566,7 +570,9 @@ int main(void)
 	} else if (!strcmp(mode, "wire")) {
 		run_script("/etc/acl9p-wire.sh");
 	} else if (!strcmp(mode, "bench")) {
-		run_bench();
+		run_program("/bin/acl9p-bench", "ACL9P_BENCH_LIMIT", "bench-exit");
+	} else if (!strcmp(mode, "fuzz")) {
+		run_program("/bin/acl9p-fuzz", "ACL9P_FUZZ_LIMIT", "fuzz-exit");
 	} else {
 		run_shell();
 	}

@@ -7,7 +7,8 @@
 # init), busybox (static) for the shell and the
 # demo, getfacl/setfacl (static, or with the libraries they link), the
 # test binaries, /bin/acl9p-bench (static C, TESTS_DIR/acl9p-bench: the
-# benchmark of ACL9P_MODE=bench, not a test).
+# benchmark of ACL9P_MODE=bench, not a test), /bin/acl9p-fuzz (static C,
+# TESTS_DIR/acl9p-fuzz: the guest side of ACL9P_MODE=fuzz, not a test).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -53,6 +54,8 @@ busybox=/bin/busybox
 	fi
 	[ -x "$tests/acl9p-bench" ] || die "guest: $tests/acl9p-bench missing (run: make guest)"
 	echo "file /bin/acl9p-bench $tests/acl9p-bench 0755 0 0"
+	[ -x "$tests/acl9p-fuzz" ] || die "guest: $tests/acl9p-fuzz missing (run: make guest)"
+	echo "file /bin/acl9p-fuzz $tests/acl9p-fuzz 0755 0 0"
 	for t in "$tests"/acl9p_*; do
 		[ -x "$t" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"

@@ -5,7 +5,8 @@
 #   --kernel PATH       bzImage to boot (required)
 #   --cell NAME         KERNEL.SERVER.ACCESS.CACHE[.OPTS] (tests/matrix.conf);
 #                       its kernel part is only a label
-#   --mode M            check | demo | wire | shell     (default check)
+#   --mode M            check | demo | wire | bench | fuzz | shell
+#                       (default check; guest/init.c says what each runs)
 #   --initrd PATH       initramfs (default build/guest/initramfs.cpio)
 #   --out DIR           results dir (default build/results/CELL)
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)

@@ -31,6 +31,9 @@ export ACL9P_BOOT_EXTRA
 # slowest vanilla.diod.client.none, which overran an earlier 1200 s)
 timeout=300
 [ -z "$flavour" ] || timeout=2400
+# make fuzz's short run before the matrix: its seed and calls
+CHECK_FUZZ_SEED=20261206
+CHECK_FUZZ_COUNT=2000
 results=${ACL9P_RESULTS:-$ACL9P_BUILD/results$sfx}
 # Absolute: servers get paths under it and may run in other directories
 # (ninep-proxy starts diod in the cell's directory, where a relative
@@ -85,6 +88,24 @@ if [ -z "${KERNEL:-}" ] && [ -z "$flavour" ] && [ "$filter" = '*' ] && [ -z "${T
 		exit 1
 	fi
 	sed 's/^/  /' "$ACL9P_BUILD/logs/wire.log"
+fi
+
+# The client against mutated ACL replies (scripts/fuzz.sh, make fuzz):
+# a short run of one fixed seed on the series' kernel, ~30 s, judged
+# call by call; a failure names the seed and the reply, which replay
+# it with make fuzz.  The same conditions as make wire's.
+if [ -z "${KERNEL:-}" ] && [ -z "$flavour" ] && [ "$filter" = '*' ] && [ -z "${TESTS:-}" ] &&
+	"$ACL9P_TOP/scripts/series-available.sh"; then
+	note "check: mutated ACL replies (make fuzz, seed $CHECK_FUZZ_SEED, $CHECK_FUZZ_COUNT calls)"
+	if ! FUZZ_SEED=$CHECK_FUZZ_SEED FUZZ_COUNT=$CHECK_FUZZ_COUNT FUZZ_KERNEL=patched \
+		FUZZ_IDS_SORTED=0 FUZZ_TIMEOUT='' FUZZ_RESULTS=$ACL9P_BUILD/results-fuzz-check \
+		"$ACL9P_TOP/scripts/fuzz.sh" >"$ACL9P_BUILD/logs/fuzz.log" 2>&1; then
+		cat "$ACL9P_BUILD/logs/fuzz.log"
+		echo "fuzz failed: the matrix was not run"
+		tail -n 1 "$ACL9P_BUILD/logs/fuzz.log"
+		exit 1
+	fi
+	sed 's/^/  /' "$ACL9P_BUILD/logs/fuzz.log"
 fi
 
 [ "$filter" = '*' ] && rm -rf "$results"

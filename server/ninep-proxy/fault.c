@@ -27,7 +27,7 @@ static const struct { const char *name; enum fault_kind kind; } plain[] = {
 };
 
 /* The SPECs NAME=ARG. */
-enum arg_kind { ARG_ERRNO, ARG_MS, ARG_COUNT };
+enum arg_kind { ARG_ERRNO, ARG_MS, ARG_COUNT, ARG_SEED };
 static const struct {
 	const char *name;
 	enum fault_kind kind;
@@ -38,6 +38,7 @@ static const struct {
 	{ "wr-errno", F_WR_ERRNO, ARG_ERRNO },
 	{ "wr-delay", F_WR_DELAY, ARG_MS },
 	{ "drop-after", F_DROP_AFTER, ARG_COUNT },
+	{ "fuzz", F_FUZZ, ARG_SEED },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -47,21 +48,21 @@ static int is(const char *s, size_t len, const char *lit)
 	return strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
-/* A decimal number of 1-9 digits, at most MAX. */
+/* A decimal number of 1-10 digits, at most MAX. */
 static int number(const char *s, size_t len, uint32_t max, uint32_t *out)
 {
-	uint32_t v = 0;
+	uint64_t v = 0;
 
-	if (len == 0 || len > 9)
+	if (len == 0 || len > 10)
 		return -1;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
-		v = v * 10 + (uint32_t)(s[i] - '0');
+		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (v > max)
 		return -1;
-	*out = v;
+	*out = (uint32_t)v;
 	return 0;
 }
 
@@ -79,6 +80,8 @@ static int arg(enum arg_kind k, const char *s, size_t len, uint32_t *out)
 		return number(s, len, FAULT_DELAY_MAX_MS, out);
 	case ARG_COUNT:
 		return number(s, len, 999999999, out);
+	case ARG_SEED:
+		return number(s, len, UINT32_MAX, out);
 	}
 	return -1;
 }

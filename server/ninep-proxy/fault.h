@@ -22,6 +22,7 @@ enum fault_kind {
 	F_WR_DELAY,		/* arg: milliseconds */
 	F_WR_DROP,
 	F_DROP_AFTER,		/* arg: requests to let through */
+	F_FUZZ,			/* arg: seed of the mutations (aclfuzz.h) */
 };
 
 enum {

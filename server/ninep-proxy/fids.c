@@ -46,6 +46,8 @@ struct fid *fids_set(struct fids *t, uint32_t num, const char *path,
 		t->count++;
 	}
 	free(f->path);
+	fuzz_end(f->fuzz);
+	f->fuzz = NULL;
 	f->path = copy;
 	f->rootlen = rootlen < strlen(copy) ? rootlen : strlen(copy);
 	f->role = XR_NONE;
@@ -64,6 +66,7 @@ void fids_forget(struct fids *t, uint32_t num)
 		if (f->num != num)
 			continue;
 		*pp = f->next;
+		fuzz_end(f->fuzz);
 		free(f->path);
 		free(f);
 		t->count--;
@@ -78,6 +81,7 @@ void fids_clear(struct fids *t)
 			struct fid *f = t->bucket[i];
 
 			t->bucket[i] = f->next;
+			fuzz_end(f->fuzz);
 			free(f->path);
 			free(f);
 		}

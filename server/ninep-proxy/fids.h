@@ -4,6 +4,7 @@
 #ifndef FIDS_H
 #define FIDS_H
 
+#include "aclfuzz.h"
 #include "fault.h"
 
 #include <stddef.h>
@@ -42,6 +43,7 @@ struct fid {
 	enum xattr_role role;
 	const char *aclname;	/* the ACL's xattr name (a static string) */
 	struct xview view;
+	struct fuzz_reply *fuzz;	/* fuzz mode: what the guest is shown */
 	struct fid *next;
 };
 
@@ -54,7 +56,8 @@ int fids_init(struct fids *t);
 void fids_free(struct fids *t);
 struct fid *fids_get(struct fids *t, uint32_t num);
 /* Make NUM refer to PATH (copied), a plain file fid; an existing entry
- * is replaced.  NULL when FIDS_MAX fids are live or memory runs out. */
+ * is replaced.  A fid that ends (replaced, forgotten, cleared) ends
+ * its fuzzed reply: fuzz_end() logs it.  NULL when FIDS_MAX fids are live or memory runs out. */
 struct fid *fids_set(struct fids *t, uint32_t num, const char *path,
 		     size_t rootlen);
 void fids_forget(struct fids *t, uint32_t num);

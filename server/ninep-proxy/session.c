@@ -14,6 +14,8 @@ struct pending {
 	uint8_t used, type;
 	uint8_t acl;		/* ACL xattr traffic */
 	uint8_t viewed;		/* Tread: view holds the fid's view */
+	uint8_t fuzzread;	/* Tread of a fuzzed fid, sent on as a read
+				 * of the whole value */
 	uint16_t nwname;	/* Twalk */
 	uint16_t oldtag;	/* Tflush */
 	uint32_t fid, newfid;
@@ -24,8 +26,9 @@ struct pending {
 	const char *aclname;
 	struct fault fault;	/* Txattrwalk: the fault armed when it came */
 	uint32_t delay_ms;	/* hold the reply this long */
-	uint64_t offset;	/* Tread */
-	uint32_t count;
+	uint64_t offset;	/* Tread (fuzzread: as the guest asked) */
+	uint32_t count;		/* Tread: as sent on */
+	uint32_t gcount;	/* fuzzread: the count the guest asked */
 	struct xview view;
 };
 
@@ -134,6 +137,7 @@ static void control(struct session *s, struct p9_str name)
 		s->armed = f;
 		s->drop_left = f.kind == F_DROP_AFTER ? f.arg : 0;
 		s->sizechange_seen = 0;
+		s->fuzz_next = 0;
 	} else if (has_prefix(name, CTL_MARK, sizeof(CTL_MARK) - 1)) {
 		const char *label = (const char *)name.s + sizeof(CTL_MARK) - 1;
 		size_t n = name.len - (sizeof(CTL_MARK) - 1);
@@ -390,6 +394,17 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 		p->acl = 1;
 		if (drop_after(s, p9_type_name(m.type), m.tag, p->fid, f->path))
 			return S_DROP;
+		if (m.type == P9_TREAD && f->fuzz) {
+			/* the server's whole value, whatever part the guest
+			 * asks for: the mutation is made of all of it (the
+			 * frame keeps its size: two fields rewritten) */
+			p->fuzzread = 1;
+			p->gcount = p->count;
+			p->count = (uint32_t)f->fuzz->real_size;
+			p9_put64(buf + P9_HDRSZ + 4, 0);
+			p9_put32(buf + P9_HDRSZ + 12, p->count);
+			break;
+		}
 		if (m.type == P9_TREAD && f->role == XR_ACL_READ) {
 			p->viewed = 1;
 			p->view = f->view;
@@ -527,6 +542,74 @@ static enum session_rc out(struct session *s, const struct pending *p,
 	return rc == 0 ? S_OK : S_BAD;
 }
 
+/* Fuzz mode: the Rxattrwalk of ACL fid F (size SIZE) is the next
+ * fuzzed reply; its plan goes with the fid.  A value too large to
+ * read in one Rread, or to log, passes unchanged (and is logged so).
+ * 0, or -1 when memory runs out. */
+static int fuzz_reply(struct session *s, const struct pending *p,
+		      struct fid *f, uint64_t size)
+{
+	uint64_t index = s->fuzz_next++;
+	struct fuzz_reply *r;
+
+	if (size > FUZZ_VALUE_MAX || size + 11 > s->msize) {
+		plog("fuzz seed=%u reply=%llu bucket=%s fid=%u name=%s unfuzzed=%llu path=%s",
+		     p->fault.arg, (unsigned long long)index, s->counts.label,
+		     p->newfid, p->aclname, (unsigned long long)size, p->path);
+		return 0;
+	}
+	if (!(r = malloc(sizeof(*r)))) {
+		plog("out of memory");
+		return -1;
+	}
+	fuzz_plan(r, p->fault.arg, index, size);
+	r->fid = p->newfid;
+	r->aclname = p->aclname;
+	snprintf(r->bucket, sizeof(r->bucket), "%s", s->counts.label);
+	if (!(r->path = dup_path(p->path))) {
+		free(r);
+		return -1;
+	}
+	f->fuzz = r;
+	return 0;
+}
+
+/* Fuzz mode: the Rread M of a fuzzed fid's read, whose Tread was sent
+ * on as a read of the whole value: the mutated value's bytes at the
+ * guest's offset, no more than it asked for and msize allows. */
+static enum session_rc fuzz_rread(struct session *s, const struct pending *p,
+				  const struct p9_msg *m)
+{
+	struct fid *f = fids_get(&s->fids, p->fid);
+	uint32_t count = p->gcount, k;
+	const uint8_t *data;
+	uint8_t *r;
+	enum session_rc rc;
+
+	if (!f || !f->fuzz)
+		return refuse("from server", "Rread of a fuzzed fid that ended", NULL, 0);
+	if (!f->fuzz->have_value &&
+	    fuzz_take_value(f->fuzz, m->u.rread.data, m->u.rread.count) != 0) {
+		plog("out of memory");
+		return S_BAD;
+	}
+	if (count > s->msize - 11u)
+		count = s->msize - 11u;
+	k = fuzz_read(f->fuzz, p->offset, count, &data);
+	if (!(r = malloc(11 + (size_t)k))) {
+		plog("out of memory");
+		return S_BAD;
+	}
+	p9_put32(r, 11 + k);
+	r[4] = P9_RREAD;
+	p9_put16(r + 5, m->tag);
+	p9_put32(r + 7, k);
+	memcpy(r + 11, data, k);
+	rc = out(s, p, r, 11 + (size_t)k, m->tag);
+	free(r);
+	return rc;
+}
+
 enum session_rc session_from_server(struct session *s, uint8_t *buf, size_t len)
 {
 	struct p9_msg m;
@@ -578,6 +661,13 @@ enum session_rc session_from_server(struct session *s, uint8_t *buf, size_t len)
 			break;
 		f->role = XR_ACL_READ;
 		f->aclname = p->aclname;
+		if (p->fault.kind == F_FUZZ) {
+			if (fuzz_reply(s, p, f, m.u.rxattrwalk.size) != 0)
+				return S_BAD;
+			if (f->fuzz && f->fuzz->declared != f->fuzz->real_size)
+				p9_put64(buf + P9_HDRSZ, f->fuzz->declared);
+			break;
+		}
 		view_size(s, p, m.u.rxattrwalk.size, &f->view);
 		if (f->view.shown_size != f->view.real_size) {
 			plog("fault %s: Rxattrwalk tag %u newfid %u size %llu shown as %llu: %s %s",
@@ -597,6 +687,11 @@ enum session_rc session_from_server(struct session *s, uint8_t *buf, size_t len)
 	case P9_RREAD:
 		if (m.u.rread.count > p->count)
 			return refuse("from server", "Rread with more data than asked", buf, len);
+		if (p->fuzzread) {
+			rc = fuzz_rread(s, p, &m);
+			pending_clear(p);
+			return rc;
+		}
 		if (!p->viewed)
 			break;
 		n = view_read(s, p, &m, &copy);
@@ -609,6 +704,13 @@ enum session_rc session_from_server(struct session *s, uint8_t *buf, size_t len)
 		free(copy);
 		pending_clear(p);
 		return rc;
+	case P9_RLERROR:
+		if (p->type == P9_TXATTRWALK && p->acl && p->fault.kind == F_FUZZ)
+			plog("fuzz seed=%u reply=%llu bucket=%s fid=%u name=%s rlerror=%u path=%s",
+			     p->fault.arg, (unsigned long long)s->fuzz_next++,
+			     s->counts.label, p->fid, p->aclname, m.u.lerror.ecode,
+			     p->path);
+		break;
 	case P9_RFLUSH:
 		/* the server will not answer the flushed request any more */
 		if (p->oldtag != m.tag && s->pending[p->oldtag].used)

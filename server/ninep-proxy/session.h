@@ -50,6 +50,7 @@ struct session {
 	uint32_t drop_left;		/* drop-after: requests still let through */
 	int sizechange_seen;		/* rd-sizechange: the size shown last */
 	uint64_t sizechange_last;
+	uint64_t fuzz_next;		/* fuzz: the next reply's number */
 };
 
 int session_init(struct session *s, const struct session_io *io,

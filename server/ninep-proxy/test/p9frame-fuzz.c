@@ -591,6 +591,9 @@ static void test_faults(void)
 		{ "wr-drop", F_WR_DROP, 0 },
 		{ "drop-after=3", F_DROP_AFTER, 3 },
 		{ "rd-delay=600000", F_RD_DELAY, 600000 },
+		{ "fuzz=0", F_FUZZ, 0 },
+		{ "fuzz=42", F_FUZZ, 42 },
+		{ "fuzz=4294967295", F_FUZZ, 4294967295u },
 	};
 	static const char *const bad[] = {
 		"", "rd-errno=EPERM", "rd-errno=", "rd-errno", "rd-errno=eio",
@@ -598,6 +601,8 @@ static void test_faults(void)
 		"rd-delay=1234567890", "drop-after=", "drop-after=1a", "RD-DROP",
 		"rd-drop=1", "rd-dropx", "none=1", "wr-errno=ENODATAX", "bogus",
 		"rd-hugesize ", "=", "rd-errno=EIO=EIO",
+		"fuzz", "fuzz=", "fuzz=-1", "fuzz=4294967296", "fuzz=12345678901",
+		"fuzz=0x10", "fuzz=1 ",
 	};
 	struct fault f;
 	char junk[80];
