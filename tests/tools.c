@@ -69,10 +69,23 @@ static void sort_blocks(char *s)
 	}
 }
 
+/*
+ * The tool ran and exited on its own: a9_run_cmd() gives 126 when it
+ * could not enter the directory, 127 when the exec failed and -1 for a
+ * signal.  Without this, two runs that could not start at all would
+ * compare equal.
+ */
+#define RAN(r, where, cmd)						\
+	ASSERT_TRUE((r).st >= 0 && (r).st < 126)			\
+		TH_LOG("'%s' did not run %s: exit %d (%s)", cmd, where,	\
+		       (r).st, (r).err)
+
 /* run cmd in both trees, expect the same status and output */
 #define BOTH(cmd) do {							\
 	run_in(self->dir, cmd, &rs);					\
 	run_in(self->ldir, cmd, &rl);					\
+	RAN(rs, "on the share", cmd);					\
+	RAN(rl, "locally", cmd);					\
 	EXPECT_EQ(rl.st, rs.st) TH_LOG("'%s': exit %d on share (%s), %d local (%s)", \
 				       cmd, rs.st, rs.err, rl.st, rl.err); \
 	EXPECT_STREQ(rl.out, rs.out) TH_LOG("'%s' output differs", cmd);	\
@@ -81,6 +94,8 @@ static void sort_blocks(char *s)
 #define BOTH_SORTED(cmd) do {						\
 	run_in(self->dir, cmd, &rs);					\
 	run_in(self->ldir, cmd, &rl);					\
+	RAN(rs, "on the share", cmd);					\
+	RAN(rl, "locally", cmd);					\
 	sort_blocks(rs.out);						\
 	sort_blocks(rl.out);						\
 	EXPECT_EQ(rl.st, rs.st) TH_LOG("'%s': exit %d on share (%s), %d local (%s)", \
@@ -368,6 +383,7 @@ TEST_F(tools, getfacl_restore_round_trip)
 	ASSERT_EQ(0, rs.st);
 	ASSERT_EQ(0, a9_mkfile(a9_path(self->p, self->dir, "dump"), 0644, rs.out));
 	run_in(self->ldir, "getfacl -R -n t", &rl);
+	ASSERT_EQ(0, rl.st);
 	ASSERT_EQ(0, a9_mkfile(a9_path(self->q, self->ldir, "dump"), 0644, rl.out));
 	/* wipe, restore, compare with the dump */
 	BOTH("setfacl -R -b t");
