@@ -31,12 +31,40 @@ static int open_as(struct __test_metadata *_metadata, const struct a9_cred *c,
 	return r;
 }
 
+static int fn_stat(void *arg)
+{
+	struct stat st;
+
+	return stat(arg, &st) ? errno : 0;
+}
+
+/*
+ * The positive control of a refusal: c reaches the directory that holds
+ * path (a stat of it needs search permission on every directory above).
+ * An EACCES from a uid that could not get there says nothing of the ACL
+ * under test.  0, or the stat's errno.
+ */
+static int reach_as(const struct a9_cred *c, const char *path)
+{
+	char dir[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	return a9_run_as(c, fn_stat, dir);
+}
+
 /* expect open(path, flags) as c to give err (0 = success) */
 #define EXPECT_OPEN(c, path, flags, err) do {				\
 	struct a9_cred __c = c;						\
 	int __r = open_as(_metadata, &__c, path, flags);		\
 	if (__r == -1000)						\
 		return;							\
+	if ((err) == EACCES)						\
+		ASSERT_EQ(0, reach_as(&__c, path))			\
+			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
+			       (unsigned)__c.uid, path);		\
 	EXPECT_EQ(err, __r) TH_LOG("open(%s, %s) as uid %u gid %u: %s, expected %s", \
 				   path, #flags, (unsigned)__c.uid,	\
 				   (unsigned)__c.gid, a9_errname(__r),	\
