@@ -62,6 +62,7 @@ TEST_F(hostcheck, large_ids)
 	a9_path(self->p, self->dir, "f");
 	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
 	ASSERT_SET(self->p, A9_XA_ACCESS, t);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
 	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
 }
 
@@ -73,6 +74,8 @@ TEST_F(hostcheck, overwritten_acl_last_value)
 	ASSERT_EQ(0, a9_mkfile(self->p, 0600, NULL));
 	ASSERT_SET(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,u:1003:rwx,g::r--,m::rwx,o::---");
 	ASSERT_SET(self->p, A9_XA_ACCESS, t);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
+	EXPECT_MODE(self->p, 0640);
 	a9_hostcheck_text(self->p, A9_XA_ACCESS, t);
 }
 
@@ -94,6 +97,8 @@ TEST_F(hostcheck, removexattr_leaves_nothing)
 	ASSERT_SET(self->p, A9_XA_DEFAULT, "u::rwx,u:1001:rwx,g::r-x,m::rwx,o::r-x");
 	ASSERT_EQ(0, a9_remove(self->p, A9_XA_ACCESS));
 	ASSERT_EQ(0, a9_remove(self->p, A9_XA_DEFAULT));
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	EXPECT_NOACL(self->p, A9_XA_DEFAULT);
 	a9_hostcheck(self->p, A9_XA_ACCESS, NULL, 0);
 	a9_hostcheck(self->p, A9_XA_DEFAULT, NULL, 0);
 }
@@ -117,11 +122,17 @@ TEST_F(hostcheck, inherited_file_and_subdir)
 	ASSERT_SET(self->q, A9_XA_DEFAULT, def);
 	a9_path(self->p, self->dir, "d/f");
 	ASSERT_EQ(0, close(open(self->p, O_CREAT | O_EXCL | O_WRONLY, 0640)));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
+	EXPECT_NOACL(self->p, A9_XA_DEFAULT);
+	EXPECT_MODE(self->p, 0640);
 	a9_hostcheck_text(self->p, A9_XA_ACCESS,
 			  "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::r--,o::---");
 	a9_hostcheck(self->p, A9_XA_DEFAULT, NULL, 0);
 	a9_path(self->p, self->dir, "d/s");
 	ASSERT_EQ(0, mkdir(self->p, 0750));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rwx,u:1001:rwx,g::r-x,g:1002:rw-,m::r-x,o::---");
+	EXPECT_ACL(self->p, A9_XA_DEFAULT, def);
+	EXPECT_MODE(self->p, 0750);
 	a9_hostcheck_text(self->p, A9_XA_ACCESS,
 			  "u::rwx,u:1001:rwx,g::r-x,g:1002:rw-,m::r-x,o::---");
 	a9_hostcheck_text(self->p, A9_XA_DEFAULT, def);
