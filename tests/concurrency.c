@@ -26,6 +26,13 @@ A9_FIXTURE(concurrency, A9_PROBE)
 
 #define NWORKERS	4
 #define MAX_ITER	3000
+/*
+ * The fewest iterations a worker must complete for a race test to
+ * count: a pass after none (a worker that started after the window, a
+ * loop that never ran) would say nothing.  Under TCG an iteration takes
+ * 5-40 ms, so the 1 s window gives each worker tens.
+ */
+#define MIN_OPS		3
 
 /* four valid ACLs with distinct masks (and owner/other) */
 static const char *VALS[NWORKERS] = {
@@ -44,6 +51,7 @@ struct shared {
 	long long start_ns;	/* when the workers were started */
 	long long end_ns;	/* start_ns + ACL9P_RACE_MS */
 	long long first_ns;	/* when the first error was counted */
+	int ops[NWORKERS];	/* iterations each worker completed */
 	char first[512];
 };
 
@@ -95,6 +103,30 @@ static void log_race(struct __test_metadata *_metadata)
 		TH_LOG("%d errors, the first after %lld ms (window %d ms): %s",
 		       shm->errors, (shm->first_ns - shm->start_ns) / 1000000,
 		       a9_race_ms(), shm->first);
+}
+
+/* worker slot ends after n completed iterations */
+static void worker_done(int slot, int n)
+{
+	shm->ops[slot] = n;
+	_exit(0);
+}
+
+/*
+ * The race ran: each of the n workers completed MIN_OPS iterations,
+ * unless an error ended the race early (the test fails on that).
+ */
+static void expect_raced(struct __test_metadata *_metadata, int n)
+{
+	int i;
+
+	if (shm->errors)
+		return;
+	for (i = 0; i < n; i++) {
+		EXPECT_LE(MIN_OPS, shm->ops[i])
+			TH_LOG("worker %d completed %d iterations in the %d ms window: the race did not run",
+			       i, shm->ops[i], a9_race_ms());
+	}
 }
 
 static int value_index(const char *text)
@@ -152,7 +184,7 @@ static void setget_worker(const char *p, int id, int do_remove)
 		else if (do_remove != 2 && value_index(t) < 0)
 			report("%s: read a value never written: %s%s", p, t, 0);
 	}
-	_exit(0);
+	worker_done(id, it);
 }
 
 static void final_state(struct __test_metadata *_metadata, const char *p,
@@ -190,6 +222,7 @@ TEST_F_TIMEOUT(concurrency, parallel_set_and_get_one_file, 60)
 	}
 	EXPECT_EQ(0, wait_all(pids, NWORKERS));
 	log_race(_metadata);
+	expect_raced(_metadata, NWORKERS);
 	EXPECT_EQ(0, shm->errors);
 	final_state(_metadata, self->p, 0);
 }
@@ -210,11 +243,12 @@ TEST_F_TIMEOUT(concurrency, parallel_set_remove_get_one_file, 60)
 	}
 	EXPECT_EQ(0, wait_all(pids, NWORKERS));
 	log_race(_metadata);
+	expect_raced(_metadata, NWORKERS);
 	EXPECT_EQ(0, shm->errors);
 	final_state(_metadata, self->p, 1);
 }
 
-static void fd_reader(const char *p)
+static void fd_reader(const char *p, int id)
 {
 	unsigned char v[1024];
 	char t[1024];
@@ -236,7 +270,7 @@ static void fd_reader(const char *p)
 			report("%s: fgetxattr read %s%s", p, t, 0);
 	}
 	close(fd);
-	_exit(0);
+	worker_done(id, it);
 }
 
 TEST_F_TIMEOUT(concurrency, fd_readers_while_setting, 60)
@@ -254,16 +288,17 @@ TEST_F_TIMEOUT(concurrency, fd_readers_while_setting, 60)
 		if (!pids[i]) {
 			if (i < 2)
 				setget_worker(self->p, i, 0);
-			fd_reader(self->p);
+			fd_reader(self->p, i);
 		}
 	}
 	EXPECT_EQ(0, wait_all(pids, NWORKERS));
 	log_race(_metadata);
+	expect_raced(_metadata, NWORKERS);
 	EXPECT_EQ(0, shm->errors);
 	final_state(_metadata, self->p, 0);
 }
 
-static void chmod_worker(const char *p)
+static void chmod_worker(const char *p, int id)
 {
 	int it;
 
@@ -271,7 +306,7 @@ static void chmod_worker(const char *p)
 		if (chmod(p, (mode_t)MODES[it % NWORKERS]))
 			report("%s: chmod%s: %s", p, "", errno);
 	}
-	_exit(0);
+	worker_done(id, it);
 }
 
 TEST_F_TIMEOUT(concurrency, chmod_races_setacl_mode_and_mask_agree, 60)
@@ -291,9 +326,10 @@ TEST_F_TIMEOUT(concurrency, chmod_races_setacl_mode_and_mask_agree, 60)
 	pids[1] = fork();
 	ASSERT_LE(0, pids[1]);
 	if (!pids[1])
-		chmod_worker(self->p);
+		chmod_worker(self->p, 1);
 	EXPECT_EQ(0, wait_all(pids, 2));
 	log_race(_metadata);
+	expect_raced(_metadata, 2);
 	EXPECT_EQ(0, shm->errors);
 	/* at rest the mode and the ACL must describe the same permissions */
 	ASSERT_EQ(0, a9_get_text(self->p, A9_XA_ACCESS, t, sizeof(t)));
@@ -349,7 +385,7 @@ static void creator(const char *dir, int id)
 		if (a9_mode(p) != 0664)
 			report("%s: mode of new file not 0664%s: %s", p, "", 0);
 	}
-	_exit(0);
+	worker_done(id, it);
 }
 
 TEST_F_TIMEOUT(concurrency, parallel_create_under_default_acl, 60)
@@ -369,6 +405,7 @@ TEST_F_TIMEOUT(concurrency, parallel_create_under_default_acl, 60)
 	}
 	EXPECT_EQ(0, wait_all(pids, NWORKERS));
 	log_race(_metadata);
+	expect_raced(_metadata, NWORKERS);
 	EXPECT_EQ(0, shm->errors);
 	EXPECT_ACL(self->q, A9_XA_DEFAULT, DEF);
 	a9_path(self->p, self->q, "w0_0");
@@ -397,7 +434,7 @@ TEST_F_TIMEOUT(concurrency, default_acl_changes_while_creating, 60)
 			    !__atomic_load_n(&shm->errors, __ATOMIC_RELAXED); i++)
 			if (a9_set_text(self->q, A9_XA_DEFAULT, i % 2 ? DEF : DEF2))
 				report("%s: set default%s: %s", self->q, "", errno);
-		_exit(0);
+		worker_done(0, i);
 	}
 	/* all 300 files, as before the race window, unless something went
 	 * wrong already; the flipper stops when this loop is done */
@@ -428,6 +465,7 @@ TEST_F_TIMEOUT(concurrency, default_acl_changes_while_creating, 60)
 	shm->stop = 1;
 	EXPECT_EQ(0, wait_all(&pid, 1));
 	log_race(_metadata);
+	expect_raced(_metadata, 1);
 	EXPECT_EQ(0, shm->errors);
 }
 

@@ -61,10 +61,11 @@ static int reach_as(const struct a9_cred *c, const char *path)
 	int __r = open_as(_metadata, &__c, path, flags);		\
 	if (__r == -1000)						\
 		return;							\
-	if ((err) == EACCES)						\
+	if ((err) == EACCES) {						\
 		ASSERT_EQ(0, reach_as(&__c, path))			\
 			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
 			       (unsigned)__c.uid, path);		\
+	}								\
 	EXPECT_EQ(err, __r) TH_LOG("open(%s, %s) as uid %u gid %u: %s, expected %s", \
 				   path, #flags, (unsigned)__c.uid,	\
 				   (unsigned)__c.gid, a9_errname(__r),	\
