@@ -31,18 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static unsigned long checks;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		fprintf(stderr, "aclfuzz-test: %s:%d: %s: ", __FILE__,	\
-			__LINE__, #cond);				\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		exit(1);						\
-	}								\
-} while (0)
+#define CHECK_PROG "aclfuzz-test"
+#include "test/check.h"
 
 static struct aclx acl;	/* 64 KiB: not on the stack */
 

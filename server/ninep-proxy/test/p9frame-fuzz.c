@@ -26,18 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned long checks;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		fprintf(stderr, "p9frame-fuzz: %s:%d: %s: ", __FILE__,	\
-			__LINE__, #cond);				\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		exit(1);						\
-	}								\
-} while (0)
+#define CHECK_PROG "p9frame-fuzz"
+#include "test/check.h"
 
 enum { LIMIT = 1 << 20, MAXF = 4096 };
 
