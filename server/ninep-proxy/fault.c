@@ -5,11 +5,12 @@
 #include <string.h>
 
 /* The errnos a test may ask for: the ones a getxattr or setxattr of an
- * ACL can meet on a real server (ENOMEM, ERANGE: the client's own). */
+ * ACL, a chmod or an unlink can meet on a real server (ENOMEM, ERANGE:
+ * the client's own). */
 static const struct { const char *name; int value; } errnos[] = {
 	{ "EIO", EIO }, { "ENOSYS", ENOSYS }, { "EOPNOTSUPP", EOPNOTSUPP },
 	{ "ENODATA", ENODATA }, { "EACCES", EACCES }, { "ENOMEM", ENOMEM },
-	{ "ERANGE", ERANGE },
+	{ "ERANGE", ERANGE }, { "EPERM", EPERM },
 };
 
 /* The SPECs without an argument. */
@@ -37,6 +38,8 @@ static const struct {
 	{ "rd-delay", F_RD_DELAY, ARG_MS },
 	{ "wr-errno", F_WR_ERRNO, ARG_ERRNO },
 	{ "wr-delay", F_WR_DELAY, ARG_MS },
+	{ "sa-errno", F_SA_ERRNO, ARG_ERRNO },
+	{ "ul-errno", F_UL_ERRNO, ARG_ERRNO },
 	{ "drop-after", F_DROP_AFTER, ARG_COUNT },
 	{ "fuzz", F_FUZZ, ARG_SEED },
 };

@@ -1,5 +1,6 @@
-/* The faults the proxy can inject into ACL xattr traffic, and their
- * SPEC strings (server/README.md lists them with what each does). */
+/* The faults the proxy can inject into ACL xattr traffic and the
+ * requests around it, and their SPEC strings (server/README.md lists
+ * them with what each does). */
 #ifndef FAULT_H
 #define FAULT_H
 
@@ -21,6 +22,8 @@ enum fault_kind {
 	F_WR_ERRNO,		/* arg: errno */
 	F_WR_DELAY,		/* arg: milliseconds */
 	F_WR_DROP,
+	F_SA_ERRNO,		/* arg: errno */
+	F_UL_ERRNO,		/* arg: errno */
 	F_DROP_AFTER,		/* arg: requests to let through */
 	F_FUZZ,			/* arg: seed of the mutations (aclfuzz.h) */
 };

@@ -232,6 +232,11 @@ static enum p9_err body(struct cur *c, struct p9_msg *m, int *parsed)
 	case P9_TREMOVE:
 		m->u.clunk.fid = u32(c);
 		break;
+	case P9_TUNLINKAT:
+		m->u.unlinkat.dirfid = u32(c);
+		m->u.unlinkat.name = str(c);
+		m->u.unlinkat.flags = u32(c);
+		break;
 	case P9_TSETATTR:
 		/* fid valid mode uid gid size atime[2] mtime[2] */
 		m->u.setattr.fid = u32(c);

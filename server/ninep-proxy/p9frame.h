@@ -118,6 +118,11 @@ struct p9_msg {
 		struct { uint32_t count; } rwrite;
 		struct { uint32_t fid; } clunk;		/* Tclunk and Tremove */
 		struct {
+			uint32_t dirfid;
+			struct p9_str name;
+			uint32_t flags;
+		} unlinkat;
+		struct {
 			uint32_t fid, valid;
 			uint64_t mtime_sec;	/* the only time guest/wire.sh sets */
 		} setattr;

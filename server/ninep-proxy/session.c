@@ -14,6 +14,7 @@ struct pending {
 	uint8_t used, type;
 	uint8_t acl;		/* ACL xattr traffic */
 	uint8_t viewed;		/* Tread: view holds the fid's view */
+	uint8_t acl_write;	/* Tclunk of a fid an ACL Txattrcreate made */
 	uint8_t fuzzread;	/* Tread of a fuzzed fid, sent on as a read
 				 * of the whole value */
 	uint16_t nwname;	/* Twalk */
@@ -163,6 +164,7 @@ static void control(struct session *s, struct p9_str name)
  */
 #define WIRE_MARK_EPOCH	1000000000ULL
 #define WIRE_MARK_MAX	100000ULL
+#define P9_SETATTR_MODE		0x1
 #define P9_SETATTR_MTIME_SET	0x100
 static int wire_mark(struct session *s, const struct p9_msg *m)
 {
@@ -255,6 +257,7 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 	struct pending *p;
 	struct fid *f;
 	char path[PATH_CAP];
+	int stored;
 
 	if (e != P9_OK)
 		return refuse("from guest", p9_strerror(e), buf, len);
@@ -265,6 +268,9 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 	p = &s->pending[m.tag];
 	if (p->used)
 		return refuse("from guest", "tag already outstanding", buf, len);
+	/* sa-errno takes only the request right after a store */
+	stored = s->acl_stored;
+	s->acl_stored = 0;
 	/* control names first: a bucket begins with the walk naming it */
 	if (m.type == P9_TWALK)
 		for (unsigned i = 0; i < m.u.walk.nwname; i++)
@@ -377,6 +383,27 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 			break;
 		}
 		break;
+	case P9_TSETATTR:
+		p->fid = m.u.setattr.fid;
+		if (s->armed.kind != F_SA_ERRNO || !stored ||
+		    !(m.u.setattr.valid & P9_SETATTR_MODE))
+			break;
+		f = fids_get(&s->fids, p->fid);
+		plog("fault %s: Tsetattr tag %u fid %u valid %#x after an ACL store answered Rlerror %u: %s",
+		     s->armed.spec, m.tag, p->fid, m.u.setattr.valid,
+		     s->armed.arg, f ? f->path : "?");
+		pending_clear(p);
+		return reply_error(s, m.tag, s->armed.arg);
+	case P9_TUNLINKAT:
+		if (s->armed.kind != F_UL_ERRNO)
+			break;
+		f = fids_get(&s->fids, m.u.unlinkat.dirfid);
+		printable(path, sizeof(path), m.u.unlinkat.name.s,
+			  m.u.unlinkat.name.len);
+		plog("fault %s: Tunlinkat tag %u dirfid %u answered Rlerror %u: %s %s",
+		     s->armed.spec, m.tag, m.u.unlinkat.dirfid, s->armed.arg,
+		     f ? f->path : "?", path);
+		return reply_error(s, m.tag, s->armed.arg);
 	case P9_TREAD:
 	case P9_TWRITE:
 	case P9_TCLUNK:
@@ -392,6 +419,7 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 		if (!f || f->role == XR_NONE || m.type == P9_TREMOVE)
 			break;
 		p->acl = 1;
+		p->acl_write = m.type == P9_TCLUNK && f->role == XR_ACL_WRITE;
 		if (drop_after(s, p9_type_name(m.type), m.tag, p->fid, f->path))
 			return S_DROP;
 		if (m.type == P9_TREAD && f->fuzz) {
@@ -719,6 +747,8 @@ enum session_rc session_from_server(struct session *s, uint8_t *buf, size_t len)
 	default:
 		break;
 	}
+	if (p->acl_write && m.type == P9_RCLUNK)
+		s->acl_stored = 1;
 	/* Tclunk and Tremove end the fid whatever the answer */
 	if (p->type == P9_TCLUNK || p->type == P9_TREMOVE)
 		fids_forget(&s->fids, p->fid);

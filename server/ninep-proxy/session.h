@@ -51,6 +51,9 @@ struct session {
 	int sizechange_seen;		/* rd-sizechange: the size shown last */
 	uint64_t sizechange_last;
 	uint64_t fuzz_next;		/* fuzz: the next reply's number */
+	int acl_stored;			/* sa-errno: the last request was the
+					 * Tclunk of an ACL store, answered
+					 * Rclunk (the store is on the host) */
 };
 
 int session_init(struct session *s, const struct session_io *io,

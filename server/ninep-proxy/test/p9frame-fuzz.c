@@ -154,6 +154,12 @@ static void build(struct sample *s, uint8_t type)
 		p9b_u64(&b, XSIZE);		/* mtime_sec */
 		p9b_u64(&b, 0);
 		break;
+	case P9_TUNLINKAT:
+		p9b_u32(&b, FID);
+		s->has_str = (int)b.len;
+		p9b_str(&b, "gone");
+		p9b_u32(&b, 0x200);		/* AT_REMOVEDIR */
+		break;
 	case P9_RLERROR:
 		p9b_u32(&b, ENODATA);
 		break;
@@ -256,6 +262,10 @@ static void check_fields(const struct sample *s, const struct p9_msg *m)
 	case P9_TSETATTR:
 		CHECK(m->u.setattr.fid == FID && m->u.setattr.valid == 0x120 &&
 		      m->u.setattr.mtime_sec == XSIZE, "%s fields", n);
+		break;
+	case P9_TUNLINKAT:
+		CHECK(m->u.unlinkat.dirfid == FID && str_is(m->u.unlinkat.name, "gone") &&
+		      m->u.unlinkat.flags == 0x200, "%s fields", n);
 		break;
 	case P9_RLERROR:
 		CHECK(m->u.lerror.ecode == ENODATA, "%s fields", n);
@@ -579,6 +589,8 @@ static void test_faults(void)
 		{ "wr-errno=EACCES", F_WR_ERRNO, EACCES },
 		{ "wr-delay=0", F_WR_DELAY, 0 },
 		{ "wr-drop", F_WR_DROP, 0 },
+		{ "sa-errno=EPERM", F_SA_ERRNO, EPERM },
+		{ "ul-errno=EOPNOTSUPP", F_UL_ERRNO, EOPNOTSUPP },
 		{ "drop-after=3", F_DROP_AFTER, 3 },
 		{ "rd-delay=600000", F_RD_DELAY, 600000 },
 		{ "fuzz=0", F_FUZZ, 0 },
@@ -586,7 +598,7 @@ static void test_faults(void)
 		{ "fuzz=4294967295", F_FUZZ, 4294967295u },
 	};
 	static const char *const bad[] = {
-		"", "rd-errno=EPERM", "rd-errno=", "rd-errno", "rd-errno=eio",
+		"", "rd-errno=EBADF", "sa-errno=", "ul-errno=ENOENT", "rd-errno=", "rd-errno", "rd-errno=eio",
 		"rd-delay=", "rd-delay=x", "rd-delay=-1", "rd-delay=600001",
 		"rd-delay=1234567890", "drop-after=", "drop-after=1a", "RD-DROP",
 		"rd-drop=1", "rd-dropx", "none=1", "wr-errno=ENODATAX", "bogus",

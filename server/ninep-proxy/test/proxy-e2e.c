@@ -309,6 +309,32 @@ static size_t t_clunk(uint16_t tag, uint32_t fid)
 	return p9b_end(&b);
 }
 
+static size_t t_setattr_mode(uint16_t tag, uint32_t fid, uint32_t mode)
+{
+	struct p9b b;
+
+	p9b_begin(&b, tb, sizeof(tb), P9_TSETATTR, tag);
+	p9b_u32(&b, fid);
+	p9b_u32(&b, 0x1);	/* P9_ATTR_MODE */
+	p9b_u32(&b, mode);
+	p9b_u32(&b, 0);
+	p9b_u32(&b, 0);
+	for (int i = 0; i < 5; i++)	/* size, atime, mtime */
+		p9b_u64(&b, 0);
+	return p9b_end(&b);
+}
+
+static size_t t_unlinkat(uint16_t tag, uint32_t dirfid, const char *name)
+{
+	struct p9b b;
+
+	p9b_begin(&b, tb, sizeof(tb), P9_TUNLINKAT, tag);
+	p9b_u32(&b, dirfid);
+	p9b_str(&b, name);
+	p9b_u32(&b, 0);
+	return p9b_end(&b);
+}
+
 static size_t t_flush(uint16_t tag, uint16_t oldtag)
 {
 	struct p9b b;
@@ -626,10 +652,10 @@ static void case_unknown(void)
 	n = xattr_size(&c, ACCESS, &err);
 	EXPECT(n == (int64_t)host_len, "unknown SPEC: the old fault stayed (errno %u)", err);
 	EXPECT(clunk(&c, 2) == 0, "unknown: clunk");
-	if (control(&c, "acl9p-fault=rd-errno=EPERM"))
+	if (control(&c, "acl9p-fault=rd-errno=EBADF"))
 		goto out;
 	n = xattr_size(&c, ACCESS, &err);
-	EXPECT(n == (int64_t)host_len, "rd-errno=EPERM (not in the list) applied");
+	EXPECT(n == (int64_t)host_len, "rd-errno=EBADF (not in the list) applied");
 	EXPECT(log_has(&c, "unknown fault SPEC 'bogus'"), "unknown: not logged");
 out:
 	conn_end(&c);
@@ -672,6 +698,63 @@ static void case_write(void)
 	       "write: the host's ACL is not what was written");
 	EXPECT(log_has(&c, "fault wr-errno=EACCES: Txattrcreate") &&
 	       log_has(&c, "fault wr-delay=300: Rxattrcreate"), "write: log");
+out:
+	conn_end(&c);
+}
+
+/*
+ * sa-errno refuses the mode Tsetattr that comes right after an ACL
+ * store's Rclunk, and no other; ul-errno refuses a Tunlinkat without
+ * forwarding it (the file stays on the host).
+ */
+static void case_setattr_unlink(void)
+{
+	struct conn c;
+	char path[PATH_MAX];
+	struct stat st;
+	uint32_t mode;
+	int fd;
+
+	cases++;
+	snprintf(path, sizeof(path), "%s/f", export_dir);
+	if (stat(path, &st) != 0) {
+		fail("setattr: %s: %s", path, strerror(errno));
+		return;
+	}
+	mode = st.st_mode & 07777;
+	if (setup(&c, "setattr") || control(&c, "acl9p-fault=sa-errno=EPERM"))
+		goto out;
+	EXPECT(rpc(&c, tb, t_setattr_mode(20, 1, mode)) == 0 &&
+	       c.m.type == P9_RSETATTR, "sa-errno: a Tsetattr after no store refused");
+	EXPECT(rpc(&c, tb, t_walk(21, 1, 3, NULL)) == 0 && c.m.type == P9_RWALK,
+	       "setattr: clone");
+	EXPECT(rpc(&c, tb, t_xattrcreate(22, 3, ACCESS, host_len)) == 0 &&
+	       c.m.type == P9_RXATTRCREATE, "setattr: Txattrcreate failed");
+	EXPECT(rpc(&c, tb, t_write(23, 3, host_acl, (uint32_t)host_len)) == 0 &&
+	       c.m.type == P9_RWRITE, "setattr: Twrite failed");
+	EXPECT(clunk(&c, 3) == 0, "setattr: clunk (the store)");
+	EXPECT(rpc(&c, tb, t_setattr_mode(24, 1, mode)) == 0 &&
+	       c.m.type == P9_RLERROR && c.m.u.lerror.ecode == EPERM,
+	       "sa-errno: the Tsetattr after the store not refused with EPERM");
+	EXPECT(rpc(&c, tb, t_setattr_mode(25, 1, mode)) == 0 &&
+	       c.m.type == P9_RSETATTR, "sa-errno: a second Tsetattr refused too");
+	EXPECT(log_has(&c, "fault sa-errno=EPERM: Tsetattr tag 24"), "sa-errno: log");
+
+	snprintf(path, sizeof(path), "%s/g", export_dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	if (fd < 0) {
+		fail("unlink: %s: %s", path, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	if (control(&c, "acl9p-fault=ul-errno=EOPNOTSUPP"))
+		goto out;
+	EXPECT(rpc(&c, tb, t_unlinkat(26, 0, "g")) == 0 &&
+	       c.m.type == P9_RLERROR && c.m.u.lerror.ecode == EOPNOTSUPP,
+	       "ul-errno: Tunlinkat not refused with EOPNOTSUPP");
+	EXPECT(access(path, F_OK) == 0, "ul-errno: the refused unlink reached the host");
+	EXPECT(log_has(&c, "fault ul-errno=EOPNOTSUPP: Tunlinkat"), "ul-errno: log");
+	unlink(path);
 out:
 	conn_end(&c);
 }
@@ -878,6 +961,7 @@ int main(int argc, char **argv)
 	case_rd_delay();
 	case_unknown();
 	case_write();
+	case_setattr_unlink();
 	drop_case("rd-drop", 0);
 	drop_case("wr-drop", 0);
 	drop_case("drop-after=2", 1);
