@@ -8,7 +8,8 @@
  * answered ENOENT), "acl9p-fault=none" disarms.  An armed fault applies
  * to the ACL xattr traffic only: Txattrwalk and Txattrcreate of
  * system.posix_acl_{access,default} and the Tread/Twrite/Tclunk of
- * their fids.  Elsewhere every test skips (skip.no-proxy).
+ * their fids; sa-errno to the mode Tsetattr right after an ACL store.
+ * Elsewhere every test skips (skip.no-proxy).
  *
  * Each test mounts the share once more for itself (ACL9P_SRC with
  * ACL9P_OPTS on a directory of its own under /tmp), so that its faults,
@@ -121,6 +122,7 @@ FIXTURE(fault) {
 	unsigned char old[ACL_LEN], new[ACL_LEN];
 	int fd;			/* dir/f held open: OP_FSET */
 	unsigned char val[ACL_LEN];	/* what OP_FSET sets */
+	char ovl[PATH_MAX];	/* an overlay mounted by the test, or "" */
 };
 
 static long ms_since(const struct timespec *t0)
@@ -193,6 +195,8 @@ FIXTURE_TEARDOWN(fault)
 	if (self->dfd >= 0)
 		close(self->dfd);
 	/* the test body asserted its unmount; this only cleans up */
+	if (self->ovl[0])
+		umount2(self->ovl, MNT_DETACH);
 	if (self->mounted)
 		umount2(self->mnt, MNT_FORCE | MNT_DETACH);
 	if (self->vmounted)
@@ -424,7 +428,8 @@ static void unmount(struct __test_metadata *_metadata,
 
 /*
  * What the host holds after a refused write, read through a fresh
- * connection (no fault armed on it) and by the host itself.
+ * connection (no fault armed on it; with cache=none its stat is the
+ * server's answer) and by the host itself.  TEXT NULL: no access ACL.
  */
 static void expect_stored(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(fault) *self, const char *text,
@@ -437,7 +442,11 @@ static void expect_stored(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, r) TH_LOG("fresh mount on %s: %s", self->vmnt, a9_errname(r));
 	self->vmounted = true;
 	snprintf(p, sizeof(p), "%s/%s/f", self->vmnt, self->name);
-	EXPECT_ACL(p, A9_XA_ACCESS, text);
+	if (text) {
+		EXPECT_ACL(p, A9_XA_ACCESS, text);
+	} else {
+		EXPECT_NOACL(p, A9_XA_ACCESS);
+	}
 	EXPECT_MODE(p, mode);
 	r = umount2(self->vmnt, 0) ? -errno : 0;
 	EXPECT_EQ(0, r) TH_LOG("umount2(%s, 0): %s", self->vmnt, res(r));
@@ -761,6 +770,125 @@ TEST_F_TIMEOUT(fault, wr_errno_EIO, TEST_S)
 TEST_F_TIMEOUT(fault, wr_errno_EOPNOTSUPP, TEST_S)
 {
 	wr_errno(_metadata, self, "wr-errno=EOPNOTSUPP", EOPNOTSUPP);
+}
+
+/*
+ * sa-errno=EPERM: the server stores the new ACL, then refuses the mode
+ * Tsetattr that follows the store (a host that takes the xattr but
+ * refuses the chmod).  access=client pushes the mode the ACL implies
+ * after the store, so setxattr fails with the server's errno and the
+ * old ACL is stored again; whatever that leaves, the guest must read,
+ * through this mount and a fresh one, what the host holds.  Over an old
+ * ACL the host's kernel gives the file the old ACL's mode back with it
+ * (diod's host applies ACLs); over none the removal cannot: the host
+ * keeps the mode the new ACL gave it, 0660, with no ACL, and the guest
+ * sees that, not its own stale 0600.  access=user sends no Tsetattr
+ * (the server applies the ACL and its mode): setxattr succeeds.
+ */
+static void sa_errno(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fault) *self, bool over_acl)
+{
+	const char *want = !self->client ? NEW : over_acl ? OLD : NULL;
+	int mode = self->client && over_acl ? OLD_MODE : NEW_MODE;
+	struct call c;
+
+	if (!over_acl) {
+		ASSERT_EQ(0, a9_remove(self->p, A9_XA_ACCESS));
+		ASSERT_EQ(0, chmod(self->p, 0600));
+		EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	}
+	ARM("sa-errno=EPERM");
+	c = do_call(self, OP_SET);
+	EXPECT_CALL(c, OP_SET, self->client ? -EPERM : 0, BOUND_MS);
+	DISARM();
+	if (want) {
+		EXPECT_ACL(self->p, A9_XA_ACCESS, want);
+	} else {
+		EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	}
+	EXPECT_MODE(self->p, mode);
+	unmount(_metadata, self);
+	expect_stored(_metadata, self, want, mode);
+}
+
+TEST_F_TIMEOUT(fault, sa_errno_over_acl, TEST_S)
+{
+	sa_errno(_metadata, self, true);
+}
+
+TEST_F_TIMEOUT(fault, sa_errno_over_none, TEST_S)
+{
+	sa_errno(_metadata, self, false);
+}
+
+/*
+ * wr-errno=EOPNOTSUPP under an overlay's copy up: the upper layer and
+ * its work dir are on this test's mount, whose server now refuses ACLs
+ * (as one exporting a host filesystem without them does), the lower is
+ * a local directory holding a file with an access ACL.  An open for
+ * writing copies the file up.  The copy up must fail with the upper's
+ * errno and leave the file the lower's: copied up without its ACL, the
+ * old mask (rw-) would become the group bits and give the owning group
+ * (---) rw-.
+ * 6.1 copies it up without the ACL (ovl_must_copy_xattr() never
+ * matches an ACL name); the series fails it (patch 10).  Disarmed, the
+ * copy up takes the ACL along.  (A lower on 9p is not tried: a copy up
+ * from a 9p lower to a 9p upper fails with ENODATA on 6.1 and the
+ * series alike, faulted or not.)
+ */
+TEST_F_TIMEOUT(fault, overlay_copy_up_to_upper_refusing_acl, TEST_S)
+{
+	static const char *ACL = "u::rw-,g::---,g:1002:rw-,m::rw-,o::---";
+	char lower[PATH_MAX], upper[PATH_MAX], work[PATH_MAX], merged[PATH_MAX];
+	char opts[3 * PATH_MAX + 64], p[PATH_MAX], rel[PATH_MAX];
+	int fd, r;
+
+	r = a9_mkworkdir(a9_local(), self->name, lower, sizeof(lower));
+	ASSERT_EQ(0, r) TH_LOG("lower dir under %s: %s", a9_local(), a9_errname(r));
+	a9_path(p, lower, "fa");
+	ASSERT_EQ(0, a9_mkfile(p, 0660, "x"));
+	ASSERT_SET(p, A9_XA_ACCESS, ACL);
+	a9_path(upper, self->dir, "upper");
+	a9_path(work, self->dir, "work");
+	ASSERT_EQ(0, a9_mkdir(upper, 0755));
+	ASSERT_EQ(0, a9_mkdir(work, 0755));
+	snprintf(merged, sizeof(merged), "%s/o", self->top);
+	mkdir(merged, 0755);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	r = mount("overlay", merged, "overlay", 0, opts) ? -errno : 0;
+	ASSERT_EQ(0, r) TH_LOG("mount overlay %s: %s", opts, a9_errname(r));
+	snprintf(self->ovl, sizeof(self->ovl), "%s", merged);
+	a9_path(p, merged, "fa");
+
+	ARM("wr-errno=EOPNOTSUPP");
+	fd = open(p, O_WRONLY);
+	r = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(-EOPNOTSUPP, r) TH_LOG("copy up of %s to an upper refusing its ACL: %s",
+					 p, a9_errname(r));
+	DISARM();
+	EXPECT_ACL(p, A9_XA_ACCESS, ACL);
+	EXPECT_MODE(p, 0660);
+	a9_path(rel, upper, "fa");
+	r = access(rel, F_OK) ? -errno : 0;
+	EXPECT_EQ(-ENOENT, r) TH_LOG("%s after the refused copy up: %s", rel,
+				     r ? a9_errname(r) : "there");
+
+	fd = open(p, O_WRONLY);
+	r = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(0, r) TH_LOG("copy up of %s, unfaulted: %s", p, a9_errname(r));
+	EXPECT_ACL(p, A9_XA_ACCESS, ACL);
+	EXPECT_ACL(rel, A9_XA_ACCESS, ACL);
+	r = umount2(merged, 0) ? -errno : 0;
+	EXPECT_EQ(0, r) TH_LOG("umount2(%s, 0): %s", merged, a9_errname(r));
+	if (!r)
+		self->ovl[0] = 0;
+	snprintf(rel, sizeof(rel), "%s/upper/fa", self->name);
+	a9_hostcheck_text(a9_path(p, a9_mnt(), rel), A9_XA_ACCESS, ACL);
 }
 
 /* wr-delay: stored, after the delay at least */

@@ -224,4 +224,53 @@ TEST_F(overlay, chmod_on_merged_updates_mask)
 	EXPECT_ACL(self->q, A9_XA_ACCESS, "u::rw-,u:1001:r--,g::r--,m::---,o::---");
 }
 
+/*
+ * A layer that keeps no ACLs at all (ramfs: no xattrs) is asked through
+ * the overlay: a read of an ACL says EOPNOTSUPP, as 6.1's handler passed
+ * on from the real layer's xattr code.  The series keeps that answer
+ * (patch 10; v6.2's ovl_get_acl() says no ACL, ENODATA, for any real
+ * inode without SB_POSIXACL, read from the code).  No share is used:
+ * the same in every cell.
+ */
+TEST(lower_without_acls_answers_eopnotsupp)
+{
+	char base[PATH_MAX], lower[PATH_MAX], upper[PATH_MAX], work[PATH_MAX];
+	char merged[PATH_MAX], opts[3 * PATH_MAX + 64], p[PATH_MAX];
+	char v[256];
+	int r;
+
+	r = a9_mkworkdir(a9_local(), "acl9p_overlay.ramfs_lower", base, sizeof(base));
+	ASSERT_EQ(0, r) TH_LOG("work dir under %s: %s", a9_local(), a9_errname(r));
+	a9_path(lower, base, "lower");
+	a9_path(upper, base, "upper");
+	a9_path(work, base, "work");
+	a9_path(merged, base, "merged");
+	ASSERT_EQ(0, a9_mkdir(lower, 0755));
+	ASSERT_EQ(0, a9_mkdir(upper, 0755));
+	ASSERT_EQ(0, a9_mkdir(work, 0755));
+	ASSERT_EQ(0, a9_mkdir(merged, 0755));
+	r = mount("ramfs", lower, "ramfs", 0, NULL) ? -errno : 0;
+	ASSERT_EQ(0, r) TH_LOG("mount ramfs on %s: %s", lower, a9_errname(r));
+	a9_path(p, lower, "f");
+	r = a9_mkfile(p, 0640, "x");
+	EXPECT_EQ(0, r) TH_LOG("%s: %s", p, a9_errname(r));
+	/* the layer itself: no xattrs, so no ACL */
+	r = getxattr(p, A9_XA_ACCESS, v, sizeof(v)) < 0 ? -errno : 0;
+	EXPECT_EQ(-EOPNOTSUPP, r) TH_LOG("getxattr on ramfs: %s", a9_errname(r));
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	r = mount("overlay", merged, "overlay", 0, opts) ? -errno : 0;
+	EXPECT_EQ(0, r) TH_LOG("mount overlay %s: %s", opts, a9_errname(r));
+	if (!r) {
+		a9_path(p, merged, "f");
+		r = getxattr(p, A9_XA_ACCESS, v, sizeof(v)) < 0 ? -errno : 0;
+		EXPECT_EQ(-EOPNOTSUPP, r) TH_LOG("getxattr(%s, %s): %s", p,
+						 A9_XA_ACCESS, a9_errname(r));
+		EXPECT_MODE(p, 0640);
+		EXPECT_EQ(0, umount2(merged, 0)) TH_LOG("umount %s: %s", merged,
+							 strerror(errno));
+	}
+	EXPECT_EQ(0, umount2(lower, 0)) TH_LOG("umount %s: %s", lower, strerror(errno));
+}
+
 TEST_HARNESS_MAIN
