@@ -9,8 +9,9 @@
  *
  * The guest separates what it wants counted by markers (guest/wire.sh
  * in make wire, every test of the suite in a check run: tests/lib/
- * mark.c): a Tsetattr whose mtime is MARK_EPOCH + N seconds, a time no
- * operation sets.  Marker N opens slice N and is not counted itself;
+ * mark.c): a Tsetattr (9P2000.u: a Twstat) whose mtime is MARK_EPOCH
+ * + N seconds, a time no operation sets.  Marker N opens slice N and is
+ * not counted itself;
  * requests before the first marker (the mount) are slice 0.  A marker
  * out of order (N not one more than the last) is an error: a lost or
  * doubled marker would shift every later slice.
@@ -175,8 +176,12 @@ static int parse_line(const char *line, struct event *e)
 	e->type[n] = '\0';
 	e->tag = field(p + n, "tag", ' ');
 	e->marker = 0;
-	if (!strcmp(e->type, "setattr")) {
-		long t = field(p + n, "mtime", '=');
+	/*
+	 * 9P2000.L sets the marker's mtime with Tsetattr ("mtime=N"),
+	 * 9P2000.u with Twstat ("stat={... mtime N}").
+	 */
+	if (!strcmp(e->type, "setattr") || !strcmp(e->type, "wstat")) {
+		long t = field(p + n, "mtime", e->type[0] == 's' ? '=' : ' ');
 
 		if (t > MARK_EPOCH && t < MARK_EPOCH + MARK_MAX)
 			e->marker = t - MARK_EPOCH;

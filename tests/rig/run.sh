@@ -213,6 +213,22 @@ else
 	bad "no acl9p-hostctl ($hostctl)"
 fi
 
+# acl9p-p9trace takes the guest's marker from QEMU's trace whether
+# 9P2000.L sent it (Tsetattr, "mtime=N") or 9P2000.u (Twstat, "mtime N"):
+# a trace with one of each gives three slices, the markers uncounted.
+t=$tmp/p9trace
+printf '%s\n' 'v9fs_version tag 65535 id 100 msize 8192 version 9P2000.u' \
+	'v9fs_wstat tag 0 id 126 fid 1 stat={mode -1 atime -1 mtime 1000000001}' \
+	'v9fs_walk tag 0 id 110 fid 1 newfid 2 nwnames 1' \
+	'v9fs_setattr tag 0 id 26 fid 2 iattr={valid 352 mode 0 uid -1 gid -1 size 0 atime=0 mtime=1000000002 }' \
+	'v9fs_getattr tag 0 id 24 fid 2 request_mask 0x3fff' >"$t.log"
+if "$ACL9P_BUILD/tests/acl9p-p9trace" "$t.log" >"$t.out" 2>&1 &&
+	[ "$(tr '\t\n' ' ;' <"$t.out")" = "0 version 1;1 walk 1;2 getattr 1;" ]; then
+	ok "acl9p-p9trace: the marker of 9P2000.u (Twstat) and of 9P2000.L (Tsetattr)"
+else
+	bad "acl9p-p9trace: markers: $(tr '\t\n' ' ;' <"$t.out")"
+fi
+
 # The proxy's own tests, sanitized builds (a no-op when up to date).
 # The export is under build/ like acl9p-hostctl's: it needs ACLs.
 san=$ACL9P_BUILD/tests/ninep-proxy-san
