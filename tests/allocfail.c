@@ -31,6 +31,7 @@
  * - a write or removal that fails leaves the stored ACL and mode as they
  *   were, read back through the same mount after the caches are dropped
  *   (with cache=none the server's bytes; the host checks the last ones);
+ * - an unlink that fails leaves the file, one that succeeds removes it;
  * - the mount still works: the next, unfaulted call behaves; and
  *   after the sweep it unmounts (9p: each test mounts the share once
  *   more for itself, so what one sweep leaves behind stays there);
@@ -72,10 +73,10 @@ static int scale(void)
 	return n > 1 && n <= 100 ? n : 1;
 }
 
-enum op { OP_GET, OP_SET, OP_REMOVE, NOPS };
+enum op { OP_GET, OP_SET, OP_REMOVE, OP_UNLINK, NOPS };
 
 static const char *const op_names[NOPS] = {
-	"getxattr", "setxattr", "removexattr",
+	"getxattr", "setxattr", "removexattr", "unlink",
 };
 
 /*
@@ -98,6 +99,7 @@ static const struct site {
 		STORES,		/* and whose ->set_acl allocates to store it:
 				 * not tmpfs (simple_set_acl() only caches) */
 		NINEP,		/* and whose share is 9p */
+		ANY_9P,		/* every 9p cell, whatever its access mode */
 	} where;
 } sites[] = {
 	{ "v9fs_fid_get_acl", NULL, OP_GET, NINEP },
@@ -107,6 +109,7 @@ static const struct site {
 	{ "vfs_set_acl", NULL, OP_SET, STORES },
 	{ "v9fs_iop_set_acl", NULL, OP_REMOVE, NINEP },
 	{ "vfs_remove_acl", NULL, OP_REMOVE, STORES },
+	{ "p9_client_remove", NULL, OP_UNLINK, ANY_9P },
 };
 #define NSITES	(sizeof(sites) / sizeof(sites[0]))
 
@@ -298,6 +301,9 @@ static struct call do_call(FIXTURE_DATA(allocfail) *self, enum op op, int nth)
 		case OP_REMOVE:
 			sh->r = removexattr("f", A9_XA_ACCESS);
 			break;
+		case OP_UNLINK:
+			sh->r = unlink("u");
+			break;
 		default:
 			break;
 		}
@@ -468,7 +474,16 @@ static void sweep(struct __test_metadata *_metadata,
 	size_t i;
 
 	for (nth = 1; nth <= MAX_NTH; nth++) {
-		struct call c = do_call(self, op, nth);
+		struct call c;
+
+		if (op == OP_UNLINK && faccessat(self->dfd, "u", F_OK, 0)) {
+			int fd = openat(self->dfd, "u", O_CREAT | O_WRONLY, 0644);
+
+			ASSERT_LE(0, fd) TH_LOG("creating u for the unlink: %s",
+						strerror(errno));
+			close(fd);
+		}
+		c = do_call(self, op, nth);
 
 		ASSERT_EQ(0, c.setup) TH_LOG("fail-nth: %s", a9_errname(c.setup));
 		ASSERT_TRUE(WIFEXITED(c.status) && !WEXITSTATUS(c.status))
@@ -500,9 +515,22 @@ static void sweep(struct __test_metadata *_metadata,
 				       a9_hex(self->old, ACL_LEN, e2, sizeof(e2)));
 		}
 
-		/* the stored ACL: unchanged by a failed call */
+		/* an unlink that failed left the file, one that did not took it */
+		if (op == OP_UNLINK) {
+			int r;
+
+			a9_drop_caches();
+			r = faccessat(self->dfd, "u", F_OK, 0) ? -errno : 0;
+			ASSERT_EQ(c.r < 0 ? 0 : -ENOENT, r)
+				TH_LOG("unlink, allocation %d failed under %s (%s): u then %s",
+				       nth, where, c.r < 0 ? a9_errname((int)c.r) : "ok",
+				       r ? a9_errname(r) : "is there");
+		}
+
+		/* the stored ACL: unchanged by a failed call (by any unlink:
+		 * its fresh lookups of f are the next walks to new fids) */
 		stored(self, v, &n, &mode);
-		if (c.r < 0 || op == OP_GET) {
+		if (c.r < 0 || op == OP_GET || op == OP_UNLINK) {
 			ASSERT_EQ(ACL_LEN, n)
 				TH_LOG("%s, allocation %d failed under %s (%s): the stored ACL reads %s",
 				       op_names[op], nth, where,
@@ -560,7 +588,8 @@ static void sweep(struct __test_metadata *_metadata,
 	for (i = 0; i < NSITES; i++) {
 		if (sites[i].op != op)
 			continue;
-		if (!self->posixacl || (sites[i].where == NINEP && !self->ninep) ||
+		if (sites[i].where == ANY_9P ? !self->ninep :
+		    !self->posixacl || (sites[i].where == NINEP && !self->ninep) ||
 		    (sites[i].where == STORES && self->tmpfs)) {
 			TH_LOG("%s: not on this cell's path", sites[i].fn);
 			continue;
@@ -675,6 +704,34 @@ TEST_F_TIMEOUT(allocfail, setxattr_of_the_access_acl, TEST_S)
 TEST_F_TIMEOUT(allocfail, removexattr_of_the_access_acl, TEST_S)
 {
 	sweep(_metadata, self, OP_REMOVE);
+	unmount(_metadata, self);
+	expect_no_leak(_metadata, self);
+}
+
+/*
+ * An unlink that takes 9P's Tremove: ninep-proxy refuses Tunlinkat with
+ * EOPNOTSUPP (ul-errno), so v9fs_remove() clones the file's fid and
+ * removes it, as it does on a server without unlinkat (and as 9P2000.u
+ * always does).  A Tremove that could not be allocated never left: the
+ * server still holds the clone, and its number must not be handed out
+ * again: the next walk naming it as newfid is refused by QEMU (EINVAL).
+ * The lookups of f between the calls are those next walks.  Behind the
+ * proxy the server is diod, and 6.1 passed this sweep there in both
+ * access modes (2026-12-06, the debug set's ninep-proxy cells): it
+ * shows that the fallback to Tremove fails cleanly (every promise
+ * above), not yet that a reused number is caught.
+ */
+TEST_F_TIMEOUT(allocfail, unlink_through_tremove, TEST_S)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (strcmp(a9_env("ACL9P_SERVER", "(unset)"), "ninep-proxy"))
+		SKIP(return, "the share is not served by ninep-proxy: no server refuses Tunlinkat, so no unlink takes Tremove");
+	snprintf(p, sizeof(p), "%s/acl9p-fault=ul-errno=EOPNOTSUPP", self->mnt);
+	ASSERT_EQ(-1, stat(p, &st));
+	ASSERT_EQ(ENOENT, errno) TH_LOG("arming ul-errno: %s", strerror(errno));
+	sweep(_metadata, self, OP_UNLINK);
 	unmount(_metadata, self);
 	expect_no_leak(_metadata, self);
 }
