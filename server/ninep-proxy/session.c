@@ -5,6 +5,7 @@
 #include "log.h"
 #include "p9build.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,25 @@ static enum session_rc reply_error(struct session *s, uint16_t tag,
 	return s->io.to_guest(s->io.ctx, buf, n) == 0 ? S_OK : S_BAD;
 }
 
+/*
+ * A fid number the server still holds (it answered the walk, attach or
+ * create that made it, and no Tclunk or Tremove of it has been answered)
+ * cannot name a new fid.  QEMU refuses such a request with EINVAL; the
+ * proxy does too, whatever server is behind it (diod takes it), so a
+ * client that hands out again the number of a fid whose Tclunk or
+ * Tremove never left is caught here.  Not forwarded: the server's fid
+ * stays as it was.
+ */
+static enum session_rc newfid_in_use(struct session *s, const struct p9_msg *m,
+				     uint32_t newfid)
+{
+	const struct fid *f = fids_get(&s->fids, newfid);
+
+	plog("%s tag %u: newfid %u is in use (%s): answered Rlerror EINVAL",
+	     p9_type_name(m->type), m->tag, newfid, f ? f->path : "?");
+	return reply_error(s, m->tag, EINVAL);
+}
+
 static char *dup_path(const char *path)
 {
 	char *p = strdup(path);
@@ -287,6 +307,8 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 		return t_version(s, p, &m, buf, len);
 	case P9_TATTACH:
 		p->fid = m.u.attach.fid;
+		if (fids_get(&s->fids, p->fid))
+			return newfid_in_use(s, &m, p->fid);
 		printable(path, sizeof(path), m.u.attach.aname.s, m.u.attach.aname.len);
 		if (!(p->path = dup_path(path)))
 			return S_BAD;
@@ -296,6 +318,8 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 		p->fid = m.u.walk.fid;
 		p->newfid = m.u.walk.newfid;
 		p->nwname = m.u.walk.nwname;
+		if (p->newfid != p->fid && fids_get(&s->fids, p->newfid))
+			return newfid_in_use(s, &m, p->newfid);
 		f = fids_get(&s->fids, p->fid);
 		snprintf(path, sizeof(path), "%s", f ? f->path : "?");
 		p->rootlen = f ? f->rootlen : 0;
@@ -318,6 +342,8 @@ enum session_rc session_from_guest(struct session *s, uint8_t *buf, size_t len)
 	case P9_TXATTRWALK:
 		p->fid = m.u.xattrwalk.fid;
 		p->newfid = m.u.xattrwalk.newfid;
+		if (fids_get(&s->fids, p->newfid))
+			return newfid_in_use(s, &m, p->newfid);
 		f = fids_get(&s->fids, p->fid);
 		p->rootlen = f ? f->rootlen : 0;
 		if (!(p->path = dup_path(f ? f->path : "?")))

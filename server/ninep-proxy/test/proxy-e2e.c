@@ -759,6 +759,36 @@ out:
 	conn_end(&c);
 }
 
+/*
+ * A number the server still holds cannot name a new fid: Tattach, Twalk
+ * (unless newfid is fid) and Txattrwalk naming one are refused EINVAL
+ * and not forwarded; once its Tclunk is answered the number is free.
+ */
+static void case_newfid_in_use(void)
+{
+	struct conn c;
+
+	cases++;
+	if (setup(&c, "newfid"))
+		goto out;
+	EXPECT(rpc(&c, tb, t_attach(30, 1)) == 0 && c.m.type == P9_RLERROR &&
+	       c.m.u.lerror.ecode == EINVAL, "newfid: Tattach to a held fid not refused");
+	EXPECT(rpc(&c, tb, t_walk(31, 0, 1, "f")) == 0 && c.m.type == P9_RLERROR &&
+	       c.m.u.lerror.ecode == EINVAL, "newfid: Twalk to a held fid not refused");
+	EXPECT(rpc(&c, tb, t_xattrwalk(32, 1, 0, ACCESS)) == 0 &&
+	       c.m.type == P9_RLERROR && c.m.u.lerror.ecode == EINVAL,
+	       "newfid: Txattrwalk to a held fid not refused");
+	EXPECT(log_has(&c, "Twalk tag 31: newfid 1 is in use"), "newfid: log");
+	/* the refused requests left fid 1 as it was: it still names f */
+	EXPECT(rpc(&c, tb, t_walk(33, 1, 1, NULL)) == 0 && c.m.type == P9_RWALK,
+	       "newfid: a walk of fid 1 to itself refused");
+	EXPECT(clunk(&c, 1) == 0, "newfid: clunk of fid 1");
+	EXPECT(rpc(&c, tb, t_walk(34, 0, 1, "f")) == 0 && c.m.type == P9_RWALK &&
+	       c.m.u.rwalk.nwqid == 1, "newfid: Twalk to a clunked number refused");
+out:
+	conn_end(&c);
+}
+
 /* The drop faults: EOF for the guest, exit 3. */
 static void drop_case(const char *spec, int reads_before)
 {
@@ -962,6 +992,7 @@ int main(int argc, char **argv)
 	case_unknown();
 	case_write();
 	case_setattr_unlink();
+	case_newfid_in_use();
 	drop_case("rd-drop", 0);
 	drop_case("wr-drop", 0);
 	drop_case("drop-after=2", 1);
