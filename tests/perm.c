@@ -253,6 +253,203 @@ TEST_F(perm, dir_write_entry_allows_create)
 	EXPECT_OPEN(CRED(1002, 1002), self->p, O_CREAT | O_WRONLY | O_EXCL, EACCES);
 }
 
+/* ---- what a directory's ACL decides of the names in it */
+
+struct rename_arg {
+	const char *from, *to;
+};
+
+static int fn_unlink(void *arg)
+{
+	return unlink(arg) ? errno : 0;
+}
+
+static int fn_rename(void *arg)
+{
+	const struct rename_arg *a = arg;
+
+	return rename(a->from, a->to) ? errno : 0;
+}
+
+/* as c: unlink(path), or rename(path, to) when to is set; 0 or errno */
+static int name_op_as(struct __test_metadata *_metadata, const struct a9_cred *c,
+		      const char *path, const char *to)
+{
+	struct rename_arg a = { path, to };
+	int r = to ? a9_run_as(c, fn_rename, &a) : a9_run_as(c, fn_unlink, (void *)path);
+
+	if (r == -A9_NOSWITCH)
+		SKIP(return -1000, "cannot switch to uid %u", (unsigned)c->uid);
+	ASSERT_LE(0, r);
+	return r;
+}
+
+/* expect unlink (to NULL) or rename of path as c to give err (0 = success) */
+#define EXPECT_NAME_OP(c, path, to, err) do {				\
+	struct a9_cred __c = c;						\
+	const char *__to = (to);					\
+	int __r = name_op_as(_metadata, &__c, path, __to);		\
+	if (__r == -1000)						\
+		return;							\
+	if ((err) == EACCES) {						\
+		ASSERT_EQ(0, reach_as(&__c, path))			\
+			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
+			       (unsigned)__c.uid, path);		\
+	}								\
+	EXPECT_EQ(err, __r) TH_LOG("%s(%s%s%s) as uid %u: %s, expected %s", \
+				   __to ? "rename" : "unlink", path,	\
+				   __to ? ", " : "", __to ? __to : "",	\
+				   (unsigned)__c.uid, a9_errname(__r),	\
+				   a9_errname(err));			\
+} while (0)
+
+/*
+ * Unlinking or renaming a name takes write and search on its directory
+ * (may_delete): a named user's rwx entry grants both to a user the mode
+ * bits leave as "other", an r-x entry neither.  The files are root's.
+ */
+TEST_F(perm, dir_write_entry_allows_unlink_and_rename)
+{
+	a9_path(self->q, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->q, 0755));
+	ASSERT_SET(self->q, A9_XA_ACCESS,
+		   "u::rwx,u:1001:rwx,u:1002:r-x,g::r-x,m::rwx,o::r-x");
+	a9_path(self->p, self->dir, "d/f");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0644, "x"));
+	a9_path(self->q, self->dir, "d/g");
+	ASSERT_EQ(0, a9_mkfile(self->q, 0644, "y"));
+
+	EXPECT_NAME_OP(CRED(1002, 1002), self->p, NULL, EACCES);
+	EXPECT_NAME_OP(CRED(1002, 1002), self->q, self->p, EACCES);
+	EXPECT_EQ(0, access(self->p, F_OK)) TH_LOG("%s gone after a refused unlink", self->p);
+
+	EXPECT_NAME_OP(CRED(1001, 1001), self->q, self->p, 0);
+	EXPECT_EQ(ENOENT, access(self->q, F_OK) ? errno : 0);
+	EXPECT_NAME_OP(CRED(1001, 1001), self->p, NULL, 0);
+	EXPECT_EQ(ENOENT, access(self->p, F_OK) ? errno : 0);
+}
+
+/*
+ * In a sticky directory write and search are not enough: only the
+ * owner of the file or of the directory (or CAP_FOWNER) may unlink or
+ * rename a name (check_sticky, EPERM).  uid 1001's rwx entry lets it
+ * create, unlink and rename its own files, not root's.
+ */
+TEST_F(perm, sticky_dir_write_entry_reaches_own_files_only)
+{
+	struct a9_cred u1001 = CRED(1001, 1001);
+	struct a9_open_arg a;
+	char own[PATH_MAX], moved[PATH_MAX];
+	int r;
+
+	a9_path(self->q, self->dir, "d");
+	ASSERT_EQ(0, a9_mkdir(self->q, 0755));
+	ASSERT_SET(self->q, A9_XA_ACCESS, "u::rwx,u:1001:rwx,g::r-x,m::rwx,o::r-x");
+	ASSERT_EQ(0, chmod(self->q, S_ISVTX | 0775));
+	EXPECT_MODE(self->q, S_ISVTX | 0775);
+	a9_path(self->p, self->dir, "d/roots");
+	ASSERT_EQ(0, a9_mkfile(self->p, 0666, "x"));
+	a9_path(own, self->dir, "d/own");
+	a9_path(moved, self->dir, "d/moved");
+
+	EXPECT_NAME_OP(CRED(1001, 1001), self->p, NULL, EPERM);
+	EXPECT_NAME_OP(CRED(1001, 1001), self->p, moved, EPERM);
+	EXPECT_EQ(0, access(self->p, F_OK)) TH_LOG("%s gone after a refused unlink", self->p);
+
+	a = (struct a9_open_arg){ own, O_CREAT | O_EXCL | O_WRONLY, 0644 };
+	A9_RUN_AS(r, &u1001, a9_fn_open, &a);
+	ASSERT_EQ(0, r) TH_LOG("create %s as uid 1001: %s", own, a9_errname(r));
+	EXPECT_NAME_OP(CRED(1001, 1001), own, moved, 0);
+	EXPECT_NAME_OP(CRED(1001, 1001), moved, NULL, 0);
+	EXPECT_EQ(ENOENT, access(moved, F_OK) ? errno : 0);
+}
+
+/*
+ * Permission is checked at open: a descriptor opened while an ACL entry
+ * granted rw- keeps reading and writing after root removes the ACL,
+ * and a new open is refused (the mode left, 0660 root:root, makes uid
+ * 1001 "other").  The child (uid 1001) opens and waits; a second child
+ * (root) removes the ACL between its open and its use.
+ */
+struct keep_arg {
+	const char *path;
+	int opened, removed, removed_w, result;	/* pipe ends */
+};
+
+struct keep_result {
+	int open, write, read, reopen;	/* 0 or errno */
+};
+
+static int fn_keep(void *arg)
+{
+	const struct keep_arg *a = arg;
+	struct keep_result res = { 0 };
+	char c = 0, buf[4];
+	int fd = open(a->path, O_RDWR);
+
+	close(a->removed_w);	/* EOF, not a hang, if root's child dies */
+	if (fd < 0)
+		res.open = errno;
+	if (write(a->opened, "o", 1) != 1 || read(a->removed, &c, 1) != 1 || c != 'r')
+		return 99;
+	if (fd >= 0) {
+		res.write = pwrite(fd, "new", 3, 0) == 3 ? 0 : errno ? errno : EIO;
+		res.read = pread(fd, buf, 3, 0) == 3 && !memcmp(buf, "new", 3) ?
+			   0 : errno ? errno : EIO;
+		close(fd);
+		fd = open(a->path, O_RDONLY);
+		res.reopen = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	return write(a->result, &res, sizeof(res)) == sizeof(res) ? 0 : 98;
+}
+
+TEST_F(perm, open_fd_keeps_access_after_acl_removed)
+{
+	struct keep_result res = { -1, -1, -1, -1 };
+	struct a9_cred u1001 = CRED(1001, 1001);
+	int opened[2], removed[2], result[2], r, st;
+	struct keep_arg a;
+	pid_t rm;
+	char c;
+
+	mkacl(_metadata, self->p, self->dir, "f", 0, 0,
+	      "u::rw-,u:1001:rw-,g::---,m::rw-,o::---");
+	ASSERT_EQ(0, pipe(opened));
+	ASSERT_EQ(0, pipe(removed));
+	ASSERT_EQ(0, pipe(result));
+	fflush(stdout);
+	rm = fork();
+	ASSERT_LE(0, rm);
+	if (rm == 0) {
+		/* root: after the open, remove the ACL; 'r' once done */
+		close(opened[1]);
+		if (read(opened[0], &c, 1) != 1)
+			_exit(2);	/* the other child never opened */
+		c = removexattr(self->p, A9_XA_ACCESS) ? 'e' : 'r';
+		_exit(write(removed[1], &c, 1) == 1 && c == 'r' ? 0 : 1);
+	}
+	a = (struct keep_arg){ self->p, opened[1], removed[0], removed[1], result[1] };
+	A9_RUN_AS(r, &u1001, fn_keep, &a);
+	close(opened[1]);
+	ASSERT_EQ(rm, waitpid(rm, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st))
+		TH_LOG("removing the ACL as root: status 0x%x", st);
+	ASSERT_EQ(0, r) TH_LOG("the uid 1001 child ended with %d", r);
+	ASSERT_EQ((ssize_t)sizeof(res), read(result[0], &res, sizeof(res)));
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	ASSERT_EQ(0, res.open) TH_LOG("open O_RDWR as uid 1001 under u:1001:rw-: %s",
+				      a9_errname(res.open));
+	EXPECT_EQ(0, res.write) TH_LOG("write through the open fd after the ACL went: %s",
+				       a9_errname(res.write));
+	EXPECT_EQ(0, res.read) TH_LOG("read through the open fd after the ACL went: %s",
+				      a9_errname(res.read));
+	EXPECT_EQ(EACCES, res.reopen) TH_LOG("a new open as uid 1001 after the ACL went: %s",
+					     a9_errname(res.reopen));
+	EXPECT_MODE(self->p, 0660);
+}
+
 TEST_F(perm, default_acl_grants_access_on_new_file)
 {
 	int fd;
