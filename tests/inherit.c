@@ -6,6 +6,7 @@
  * default ACL.  The umask is ignored where a default ACL applies and
  * applied where none does.
  */
+#define _GNU_SOURCE	/* O_TMPFILE */
 #include <sys/sysmacros.h>
 
 #include "acl9p_test.h"
@@ -238,6 +239,71 @@ TEST_F(inherit, file_in_subdir_inherits_after_default_change)
 	ASSERT_EQ(0, a9_create(self->p, 0666));
 	EXPECT_ACL(self->p, A9_XA_ACCESS, "u::rw-,u:1003:r--,g::r--,m::r--,o::---");
 	EXPECT_MODE(self->p, 0640);
+}
+
+/*
+ * A hard link is a new name for an inode that exists: linking into a
+ * directory with a default ACL gives it nothing, with or without an
+ * ACL of its own, and its mode stays.
+ */
+TEST_F(inherit, hard_link_inherits_nothing)
+{
+	char acl[PATH_MAX], plain[PATH_MAX];
+	const char *own = "u::rw-,u:1003:r--,g::r--,m::r--,o::---";
+
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	a9_path(plain, self->dir, "plain");
+	ASSERT_EQ(0, a9_mkfile(plain, 0604, NULL));
+	ASSERT_EQ(0, chmod(plain, 0604));
+	a9_path(acl, self->dir, "withacl");
+	ASSERT_EQ(0, a9_mkfile(acl, 0640, NULL));
+	ASSERT_SET(acl, A9_XA_ACCESS, own);
+
+	a9_path(self->p, self->dir, "d/plain");
+	ASSERT_EQ(0, link(plain, self->p)) TH_LOG("link: %s", strerror(errno));
+	EXPECT_NOACL(self->p, A9_XA_ACCESS);
+	EXPECT_MODE(self->p, 0604);
+	a9_path(self->p, self->dir, "d/withacl");
+	ASSERT_EQ(0, link(acl, self->p)) TH_LOG("link: %s", strerror(errno));
+	EXPECT_ACL(self->p, A9_XA_ACCESS, own);
+	EXPECT_MODE(self->p, 0640);
+	a9_drop_caches();
+	EXPECT_ACL(self->p, A9_XA_ACCESS, own);
+	EXPECT_NOACL(plain, A9_XA_ACCESS);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, own);
+}
+
+/*
+ * An O_TMPFILE file is created in its directory like any other (the
+ * default ACL applies, masked by the create mode, umask ignored) and
+ * keeps that ACL when linkat() gives it a name.  Not every filesystem
+ * has O_TMPFILE (9p and FUSE in 6.1 have no ->tmpfile: EOPNOTSUPP):
+ * there the test does not run.
+ */
+TEST_F(inherit, tmpfile_inherits_default_and_keeps_it_when_linked)
+{
+	const char *want = "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::---";
+	char proc[64], got[4096];
+	int fd, r;
+
+	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
+	umask(077);
+	fd = open(self->q, O_TMPFILE | O_RDWR, 0660);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR))
+		SKIP(return, "no O_TMPFILE here: open(dir, O_TMPFILE) gives %s", a9_errname(-errno));
+	ASSERT_LE(0, fd) TH_LOG("open(%s, O_TMPFILE): %s", self->q, strerror(errno));
+	r = fgetxattr(fd, A9_XA_ACCESS, got, sizeof(got)) < 0 ? -errno : 0;
+	EXPECT_EQ(0, r) TH_LOG("fgetxattr of the unnamed file: %s", a9_errname(r));
+	a9_path(self->p, self->dir, "d/t");
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	ASSERT_EQ(0, linkat(AT_FDCWD, proc, AT_FDCWD, self->p, AT_SYMLINK_FOLLOW))
+		TH_LOG("linkat: %s", strerror(errno));
+	close(fd);
+	EXPECT_ACL(self->p, A9_XA_ACCESS, want);
+	EXPECT_MODE(self->p, 0660);
+	a9_drop_caches();
+	EXPECT_ACL(self->p, A9_XA_ACCESS, want);
+	a9_hostcheck_text(self->p, A9_XA_ACCESS, want);
 }
 
 TEST_HARNESS_MAIN
