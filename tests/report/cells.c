@@ -705,7 +705,7 @@ static void check_boot(struct cell *c, struct expect_list *xl)
 	for (size_t i = 0; i < xl->n; i++) {
 		struct expect_entry *e = &xl->v[i];
 		if (!strcmp(e->test_glob, "boot") &&
-		    fnmatch(e->cell_glob, c->name, FNM_EXTMATCH) == 0) {
+		    expect_cell_matches(e->cell_glob, c->name)) {
 			e->used++;
 			c->boot_entry = e;
 			break;

@@ -98,6 +98,20 @@ static int load_file(const char *path, struct expect_list *l)
 			rc = -1;
 			break;
 		}
+		const char *why = expect_check_cell_glob(cg);
+
+		if (why) {
+			fprintf(stderr, "acl9p-report: %s:%d: cell glob %s: %s\n",
+				path, lineno, cg, why);
+			for (size_t i = 0; i < ncauses; i++)
+				free(causes[i]);
+			free(causes);
+			for (size_t i = 0; i < nwiths; i++)
+				free(withs[i]);
+			free(withs);
+			rc = -1;
+			break;
+		}
 		grow(&l->v, &l->cap, l->n, sizeof(*l->v));
 		struct expect_entry *e = &l->v[l->n++];
 		e->file = xstrdup(path);
@@ -214,6 +228,181 @@ void expect_free(struct expectations *ex)
 	list_free(&ex->differences);
 }
 
+/*
+ * The end of the group or bracket that opens at g (its ')' or ']'),
+ * or NULL if it is not closed.
+ */
+static const char *group_end(const char *g)
+{
+	char close = *g == '[' ? ']' : ')';
+	int depth = 0;
+
+	for (const char *p = g; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (close == ']') {
+			if (p > g + 1 && *p == ']')
+				return p;
+			continue;
+		}
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * The first extglob group at the top level of glob whose text holds a
+ * dot (so it spans axes): where its "X(" starts, or NULL.
+ */
+static const char *spanning_group(const char *glob, const char **end)
+{
+	for (const char *p = glob; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '[' || (strchr("@!?*+", *p) && p[1] == '(')) {
+			const char *o = *p == '[' ? p : p + 1;
+			const char *e = group_end(o);
+
+			if (!e)
+				return NULL;	/* fnmatch takes it literally */
+			if (*p != '[' && memchr(o, '.', (size_t)(e - o))) {
+				*end = e;
+				return p;
+			}
+			p = e;
+		}
+	}
+	return NULL;
+}
+
+/* glob, axis by axis against cell (no group in glob spans a dot) */
+static bool axes_match(const char *glob, const char *cell)
+{
+	char *g = xstrdup(glob), *c = xstrdup(cell);
+	char *gp = g, *cp = c;
+	bool ok = true;
+
+	for (;;) {
+		/* the next top-level dot of the glob ends its component */
+		char *gd = NULL;
+
+		for (char *p = gp; *p; p++) {
+			if (*p == '\\' && p[1]) {
+				p++;
+			} else if (*p == '[' || (strchr("@!?*+", *p) && p[1] == '(')) {
+				const char *e = group_end(*p == '[' ? p : p + 1);
+
+				if (e)
+					p = (char *)e;
+			} else if (*p == '.') {
+				gd = p;
+				break;
+			}
+		}
+		if (!gd) {
+			/* the last component takes the axes left: "*" the opts too */
+			ok = fnmatch(gp, cp, FNM_EXTMATCH) == 0;
+			break;
+		}
+		char *cd = strchr(cp, '.');
+
+		*gd = 0;
+		if (!cd || (*cd = 0, fnmatch(gp, cp, FNM_EXTMATCH) != 0)) {
+			ok = false;
+			break;
+		}
+		gp = gd + 1;
+		cp = cd + 1;
+	}
+	free(g);
+	free(c);
+	return ok;
+}
+
+/*
+ * A cell glob is matched axis by axis: each dot-separated component of
+ * the glob matches one axis of the cell (kernel, server, access, cache),
+ * and the last one takes the rest, so a trailing "*" takes the opts
+ * part too.  A "*" inside a component never crosses a dot, so
+ * "*.!(local-*).*.*" cannot take patched.local-tmpfs.client.none.smack
+ * with its first "*" (fnmatch's "*" would eat "patched.local-tmpfs").
+ * A group that holds dots is spelled out first: "@(a.b|c.d).*" is
+ * "a.b.*" or "c.d.*", and "!(X|Y)" as a whole glob is "neither X nor
+ * Y", each matched by axis.  expect_check_cell_glob() refuses the rest.
+ */
+bool expect_cell_matches(const char *glob, const char *cell)
+{
+	const char *end, *g = spanning_group(glob, &end);
+	bool neg, any = false;
+
+	if (!g)
+		return axes_match(glob, cell);
+	neg = *g == '!';
+	/* each alternative: the text before the group, it, the text after */
+	for (const char *a = g + 2; a <= end - 1 && !any;) {
+		const char *b = a;
+		int depth = 0;
+
+		while (b < end && (depth || *b != '|')) {
+			if (*b == '(')
+				depth++;
+			else if (*b == ')')
+				depth--;
+			b++;
+		}
+		char *alt = xasprintf("%.*s%.*s%s", (int)(g - glob), glob,
+				      (int)(b - a), a, end + 1);
+
+		any = expect_cell_matches(alt, cell);
+		free(alt);
+		a = b + 1;
+	}
+	return neg ? !any : any;
+}
+
+/* NULL, or why a cell glob cannot be matched by axis */
+const char *expect_check_cell_glob(const char *glob)
+{
+	const char *end, *g = spanning_group(glob, &end);
+
+	if (!g)
+		return NULL;
+	if (*g == '!' && (g != glob || end[1]))
+		return "a !(...) group holding dots must be the whole cell glob";
+	if (*g != '!' && *g != '@')
+		return "only @(...) and !(...) groups may hold dots";
+	/* the alternatives may hold more such groups */
+	const char *a = g + 2;
+	while (a <= end - 1) {
+		const char *b = a;
+		int depth = 0;
+
+		while (b < end && (depth || *b != '|')) {
+			if (*b == '(')
+				depth++;
+			else if (*b == ')')
+				depth--;
+			b++;
+		}
+		char *alt = xasprintf("%.*s%.*s%s", (int)(g - glob), glob,
+				      (int)(b - a), a, end + 1);
+		const char *why = expect_check_cell_glob(alt);
+
+		free(alt);
+		if (why)
+			return why;
+		a = b + 1;
+	}
+	return NULL;
+}
+
 const struct expect_entry *expect_match(struct expect_list *l,
 					const char *cell, const char *test)
 {
@@ -223,7 +412,7 @@ const struct expect_entry *expect_match(struct expect_list *l,
 		 * FNM_EXTMATCH: "@(user|any|uid0)" names the access modes
 		 * that share one mechanism in one entry, not one per mode.
 		 */
-		if (fnmatch(e->cell_glob, cell, FNM_EXTMATCH) == 0 &&
+		if (expect_cell_matches(e->cell_glob, cell) &&
 		    fnmatch(e->test_glob, test, FNM_EXTMATCH) == 0) {
 			e->used++;
 			return e;
@@ -235,7 +424,7 @@ const struct expect_entry *expect_match(struct expect_list *l,
 int expect_names(const struct expect_entry *e, const char *cell,
 		 const char *test)
 {
-	return fnmatch(e->cell_glob, cell, FNM_EXTMATCH) == 0 &&
+	return expect_cell_matches(e->cell_glob, cell) &&
 	       fnmatch(e->test_glob, test, FNM_EXTMATCH) == 0;
 }
 

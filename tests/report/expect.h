@@ -6,10 +6,12 @@
  *                cause is matched against the skip's reason
  *   differences  "<config-glob> <test-glob> <reason...>", config being
  *                the cell name without its kernel part
- * Globs are fnmatch(3) patterns; first matching entry wins. */
+ * Globs are fnmatch(3) patterns, a cell glob matched axis by axis
+ * (expect_cell_matches); first matching entry wins. */
 #ifndef ACL9P_REPORT_EXPECT_H
 #define ACL9P_REPORT_EXPECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct expect_entry {
@@ -38,6 +40,12 @@ struct expectations {
 /* Returns 0, or -1 after printing one "file:line: ..." line on stderr. */
 int expect_load(const char *dir, const char *flavour, struct expectations *ex);
 void expect_free(struct expectations *ex);
+
+/* Whether a cell glob takes this cell (or a differences glob this
+ * configuration), one axis per dot-separated component. */
+bool expect_cell_matches(const char *glob, const char *cell);
+/* NULL, or why glob cannot be matched by axis (a load error) */
+const char *expect_check_cell_glob(const char *glob);
 
 /* First entry matching; NULL if none.  Marks the entry used. */
 const struct expect_entry *expect_match(struct expect_list *l,
