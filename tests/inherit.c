@@ -150,10 +150,15 @@ TEST_F(inherit, nested_subdirs_propagate_default)
 
 TEST_F(inherit, fifo_inherits_default)
 {
+	int r;
+
 	mkdefdir(_metadata, self->q, self->dir, "d", DEF);
 	a9_path(self->p, self->dir, "d/fifo");
 	umask(077);
-	ASSERT_EQ(0, mknod(self->p, S_IFIFO | 0666, 0)) TH_LOG("mknod: %s", strerror(errno));
+	r = mknod(self->p, S_IFIFO | 0666, 0) ? errno : 0;
+	if (r == ENXIO)
+		SKIP(return, "the share cannot make a FIFO (mknod S_IFIFO: ENXIO)");
+	ASSERT_EQ(0, r) TH_LOG("mknod: %s", strerror(r));
 	EXPECT_ACL(self->p, A9_XA_ACCESS,
 		   "u::rw-,u:1001:rwx,g::r-x,g:1002:rw-,m::rw-,o::r--");
 	EXPECT_MODE(self->p, 0664);

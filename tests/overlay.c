@@ -30,6 +30,50 @@ static const char *ACC = "u::rw-,u:1001:r--,g::r--,m::r--,o::---";
 /* the work dir's own default ACL: a uid no layer names */
 static const char *WORKDEF = "u::rwx,u:1002:rwx,g::r-x,m::rwx,o::r-x";
 
+/*
+ * Whether the share's dentries need revalidation: 9p with cache=loose or
+ * fscache has v9fs_cached_dentry_operations, whose d_revalidate asks the
+ * server, and overlayfs refuses such a filesystem as its upper layer
+ * (ovl_dentry_remote(): "not supported as upperdir", EINVAL).  Read from
+ * the share's super options in /proc/self/mountinfo: 6.1 shows the mode
+ * as a bare "loose" or "fscache", later kernels as cache=.
+ */
+static bool share_revalidates(void)
+{
+	static const char *const modes[] = { "loose", "fscache", "cache=loose",
+					     "cache=fscache" };
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		/* id parent dev root point opts [tags...] - type source super */
+		char *w[64], *save, *opt;
+		int n = 0, dash = 0;
+
+		for (char *t = strtok_r(line, " \n", &save); t && n < 64;
+		     t = strtok_r(NULL, " \n", &save))
+			w[n++] = t;
+		for (int i = 6; i < n && !dash; i++)
+			if (!strcmp(w[i], "-"))
+				dash = i;
+		if (!dash || dash + 3 >= n || strcmp(w[4], a9_mnt()))
+			continue;
+		/* the last mount on the point is the one a lookup meets */
+		found = false;
+		if (strcmp(w[dash + 1], "9p"))
+			continue;
+		for (opt = strtok_r(w[dash + 3], ",", &save); opt && !found;
+		     opt = strtok_r(NULL, ",", &save))
+			for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+				found |= !strcmp(opt, modes[i]);
+	}
+	fclose(f);
+	return found;
+}
+
 FIXTURE(overlay) {
 	char base_lower[PATH_MAX], base_upper[PATH_MAX];
 	char lower[PATH_MAX], upper[PATH_MAX], work[PATH_MAX];
@@ -115,6 +159,8 @@ FIXTURE_SETUP(overlay)
 	r = A9_ERR(mount("overlay", self->merged, "overlay", 0, opts));
 	if (r == -ENODEV)
 		A9_SETUP_SKIP("overlayfs is not in this kernel (mount: ENODEV)");
+	if (r == -EINVAL && variant->upper_on_share && share_revalidates())
+		A9_SETUP_SKIP("the share revalidates its dentries (9p cache=loose or fscache), which overlayfs refuses in an upper layer (mount: EINVAL)");
 	ASSERT_EQ(0, r) TH_LOG("mount -t overlay -o %s: %s", opts, a9_errname(r));
 	self->mounted = 1;
 }
@@ -130,9 +176,17 @@ FIXTURE_TEARDOWN(overlay)
  * upper file. */
 TEST_F(overlay, recreate_inherits_lower_default)
 {
+	int r;
+
 	a9_path(self->p, self->merged, "d/f");
-	ASSERT_EQ(0, unlink(self->p)) TH_LOG("unlink %s: %s", self->p,
-					     strerror(errno));
+	/*
+	 * The unlink leaves a whiteout, a 0/0 character device, in the
+	 * upper layer: a share whose server cannot make one says ENXIO.
+	 */
+	r = unlink(self->p) ? errno : 0;
+	if (r == ENXIO && variant->upper_on_share)
+		SKIP(return, "the share cannot hold a whiteout (unlink over a lower file: ENXIO)");
+	ASSERT_EQ(0, r) TH_LOG("unlink %s: %s", self->p, strerror(r));
 	ASSERT_ERRNO(0, a9_create(self->p, 0640));
 	EXPECT_ACL(self->p, A9_XA_ACCESS, INH);
 	EXPECT_MODE(self->p, 0640);
