@@ -714,12 +714,11 @@ TEST_F_TIMEOUT(allocfail, removexattr_of_the_access_acl, TEST_S)
  * removes it, as it does on a server without unlinkat (and as 9P2000.u
  * always does).  A Tremove that could not be allocated never left: the
  * server still holds the clone, and its number must not be handed out
- * again: the next walk naming it as newfid is refused by QEMU (EINVAL).
- * The lookups of f between the calls are those next walks.  Behind the
- * proxy the server is diod, and 6.1 passed this sweep there in both
- * access modes (2026-12-06, the debug set's ninep-proxy cells): it
- * shows that the fallback to Tremove fails cleanly (every promise
- * above), not yet that a reused number is caught.
+ * again: the next walk naming it as newfid is refused (QEMU, and
+ * ninep-proxy in front of diod, which itself would take it: EINVAL).
+ * The lookups of f between the calls are those next walks.  6.1 frees
+ * the number (p9_client_remove() destroys the fid on any error but
+ * ERESTARTSYS) and fails here; the series keeps the fid until umount.
  */
 TEST_F_TIMEOUT(allocfail, unlink_through_tremove, TEST_S)
 {
