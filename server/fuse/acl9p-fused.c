@@ -17,8 +17,8 @@
  * session and the caller's stdio (later errors go to the --log file) and
  * serves until the filesystem is unmounted.
  *
- * Protocol: written against <linux/fuse.h> 7.38 but negotiates at most
- * 7.36 (Linux 6.1) and uses nothing newer.
+ * Protocol: written against <linux/fuse.h> 7.38 (Linux 6.1) but
+ * negotiates at most 7.37, the first with TMPFILE, and uses nothing newer.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +45,7 @@
 /* handlers share one signature and not all of them need every argument */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-#define PROTO_MINOR	36	/* Linux 6.1 */
+#define PROTO_MINOR	37	/* TMPFILE; Linux 6.1 speaks 7.38 */
 #define PROTO_MINOR_MIN	23	/* full-size structs everywhere from here on */
 #define MAX_WRITE	(128 * 1024)
 #define IN_BUF_SIZE	(MAX_WRITE + 4096)	/* >= max_write + headers */
@@ -802,10 +802,17 @@ static int do_mkdir(struct req *r, struct node *dir)
 	return reply_lookup(r, dir, name);
 }
 
+/*
+ * CREATE, and TMPFILE: an unnamed file in dir (O_TMPFILE; the kernel's
+ * name for it, "/", is not a name in dir), which a LINK can name later
+ * (do_link() links it through /proc, as it does any node).  The backing
+ * tmpfs gives both the default ACL of dir, as for a local caller.
+ */
 static int do_create(struct req *r, struct node *dir)
 {
+	bool tmp = r->in->opcode == FUSE_TMPFILE;
 	const struct fuse_create_in *in = take(r, sizeof(*in));
-	const char *name = take_name(r);
+	const char *name = tmp ? take_str(r) : take_name(r);
 	struct fuse_open_out oo = { 0 };
 	struct node *n;
 	struct stat st;
@@ -815,8 +822,14 @@ static int do_create(struct req *r, struct node *dir)
 	if (!in || !name)
 		return -EINVAL;
 	umask(in->umask & 0777);
-	fd = openat(dir->fd, name, (in->flags | O_CREAT | O_NOFOLLOW | O_CLOEXEC) &
-		    ~(O_NOCTTY | O_DIRECT), in->mode & 07777);
+	if (tmp)
+		fd = openat(dir->fd, ".", (in->flags | O_TMPFILE | O_CLOEXEC) &
+			    ~(O_CREAT | O_EXCL | O_NOCTTY | O_DIRECT),
+			    in->mode & 07777);
+	else
+		fd = openat(dir->fd, name, (in->flags | O_CREAT | O_NOFOLLOW |
+					    O_CLOEXEC) & ~(O_NOCTTY | O_DIRECT),
+			    in->mode & 07777);
 	umask(0);
 	if (fd < 0)
 		return -errno;
@@ -1228,6 +1241,7 @@ static const struct op {
 	OP(RENAME2, do_rename, F_NODE | F_CREDS),
 	OP(LSEEK, do_lseek, 0),
 	OP(COPY_FILE_RANGE, NULL, 0),
+	OP(TMPFILE, do_create, F_NODE | F_CREDS),
 #undef OP
 };
 
