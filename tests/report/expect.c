@@ -255,6 +255,16 @@ static const char *group_end(const char *g)
 	return NULL;
 }
 
+/* The end of the extglob group or bracket that opens at p, or NULL. */
+static const char *group_at(const char *p)
+{
+	if (*p == '[')
+		return group_end(p);
+	if (*p && strchr("@!?*+", *p) && p[1] == '(')
+		return group_end(p + 1);
+	return NULL;
+}
+
 /*
  * The first extglob group at the top level of glob whose text holds a
  * dot (so it spans axes): where its "X(" starts, or NULL.
@@ -262,17 +272,12 @@ static const char *group_end(const char *g)
 static const char *spanning_group(const char *glob, const char **end)
 {
 	for (const char *p = glob; *p; p++) {
+		const char *e;
+
 		if (*p == '\\' && p[1]) {
 			p++;
-			continue;
-		}
-		if (*p == '[' || (strchr("@!?*+", *p) && p[1] == '(')) {
-			const char *o = *p == '[' ? p : p + 1;
-			const char *e = group_end(o);
-
-			if (!e)
-				return NULL;	/* fnmatch takes it literally */
-			if (*p != '[' && memchr(o, '.', (size_t)(e - o))) {
+		} else if ((e = group_at(p))) {
+			if (*p != '[' && memchr(p, '.', (size_t)(e - p))) {
 				*end = e;
 				return p;
 			}
@@ -286,33 +291,25 @@ static const char *spanning_group(const char *glob, const char **end)
 static bool axes_match(const char *glob, const char *cell)
 {
 	char *g = xstrdup(glob), *c = xstrdup(cell);
-	char *gp = g, *cp = c;
-	bool ok = true;
+	char *gp = g, *cp = c, *gd, *cd;
+	bool ok;
 
 	for (;;) {
 		/* the next top-level dot of the glob ends its component */
-		char *gd = NULL;
+		for (gd = gp; *gd && *gd != '.'; gd++) {
+			const char *e = group_at(gd);
 
-		for (char *p = gp; *p; p++) {
-			if (*p == '\\' && p[1]) {
-				p++;
-			} else if (*p == '[' || (strchr("@!?*+", *p) && p[1] == '(')) {
-				const char *e = group_end(*p == '[' ? p : p + 1);
-
-				if (e)
-					p = (char *)e;
-			} else if (*p == '.') {
-				gd = p;
-				break;
-			}
+			if (*gd == '\\' && gd[1])
+				gd++;
+			else if (e)
+				gd = (char *)e;
 		}
-		if (!gd) {
+		if (!*gd) {
 			/* the last component takes the axes left: "*" the opts too */
 			ok = fnmatch(gp, cp, FNM_EXTMATCH) == 0;
 			break;
 		}
-		char *cd = strchr(cp, '.');
-
+		cd = strchr(cp, '.');
 		*gd = 0;
 		if (!cd || (*cd = 0, fnmatch(gp, cp, FNM_EXTMATCH) != 0)) {
 			ok = false;
@@ -324,6 +321,33 @@ static bool axes_match(const char *glob, const char *cell)
 	free(g);
 	free(c);
 	return ok;
+}
+
+/*
+ * The next alternative of the group [g, end] of glob, spelled out as a
+ * whole glob (the text before the group, the alternative, the text
+ * after it), from *a on; *a moves past it.  NULL after the last one.
+ */
+static char *next_alternative(const char *glob, const char *g,
+			      const char *end, const char **a)
+{
+	const char *b = *a;
+	char *alt;
+	int depth = 0;
+
+	if (*a > end - 1)
+		return NULL;
+	while (b < end && (depth || *b != '|')) {
+		if (*b == '(')
+			depth++;
+		else if (*b == ')')
+			depth--;
+		b++;
+	}
+	alt = xasprintf("%.*s%.*s%s", (int)(g - glob), glob, (int)(b - *a),
+			*a, end + 1);
+	*a = b + 1;
+	return alt;
 }
 
 /*
@@ -339,38 +363,24 @@ static bool axes_match(const char *glob, const char *cell)
  */
 bool expect_cell_matches(const char *glob, const char *cell)
 {
-	const char *end, *g = spanning_group(glob, &end);
-	bool neg, any = false;
+	const char *end, *g = spanning_group(glob, &end), *a;
+	bool any = false;
+	char *alt;
 
 	if (!g)
 		return axes_match(glob, cell);
-	neg = *g == '!';
-	/* each alternative: the text before the group, it, the text after */
-	for (const char *a = g + 2; a <= end - 1 && !any;) {
-		const char *b = a;
-		int depth = 0;
-
-		while (b < end && (depth || *b != '|')) {
-			if (*b == '(')
-				depth++;
-			else if (*b == ')')
-				depth--;
-			b++;
-		}
-		char *alt = xasprintf("%.*s%.*s%s", (int)(g - glob), glob,
-				      (int)(b - a), a, end + 1);
-
+	for (a = g + 2; !any && (alt = next_alternative(glob, g, end, &a));) {
 		any = expect_cell_matches(alt, cell);
 		free(alt);
-		a = b + 1;
 	}
-	return neg ? !any : any;
+	return *g == '!' ? !any : any;
 }
 
 /* NULL, or why a cell glob cannot be matched by axis */
 const char *expect_check_cell_glob(const char *glob)
 {
-	const char *end, *g = spanning_group(glob, &end);
+	const char *end, *g = spanning_group(glob, &end), *a, *why = NULL;
+	char *alt;
 
 	if (!g)
 		return NULL;
@@ -379,28 +389,11 @@ const char *expect_check_cell_glob(const char *glob)
 	if (*g != '!' && *g != '@')
 		return "only @(...) and !(...) groups may hold dots";
 	/* the alternatives may hold more such groups */
-	const char *a = g + 2;
-	while (a <= end - 1) {
-		const char *b = a;
-		int depth = 0;
-
-		while (b < end && (depth || *b != '|')) {
-			if (*b == '(')
-				depth++;
-			else if (*b == ')')
-				depth--;
-			b++;
-		}
-		char *alt = xasprintf("%.*s%.*s%s", (int)(g - glob), glob,
-				      (int)(b - a), a, end + 1);
-		const char *why = expect_check_cell_glob(alt);
-
+	for (a = g + 2; !why && (alt = next_alternative(glob, g, end, &a));) {
+		why = expect_check_cell_glob(alt);
 		free(alt);
-		if (why)
-			return why;
-		a = b + 1;
 	}
-	return NULL;
+	return why;
 }
 
 const struct expect_entry *expect_match(struct expect_list *l,
