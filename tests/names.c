@@ -8,8 +8,8 @@
  * tmpfs, ext4 or 9p takes "system." names other than those, so Linux
  * 6.1 answers EOPNOTSUPP, stores nothing and changes no ACL or mode.
  * A routing that compared prefixes would store or return an ACL under
- * such a name.  Each call runs on the share and on the local tmpfs
- * twin, and both must give 6.1's answer.
+ * such a name.  Each call runs on the share and, where there is one,
+ * on the local tmpfs twin, and both must give 6.1's answer.
  */
 #include "acl9p_test.h"
 
@@ -78,11 +78,14 @@ static void each_near(struct __test_metadata *_metadata, const char *dir,
 
 	for (size_t i = 0; i < NNEAR; i++) {
 		int rs = near_op(dir, file, op, near[i]);
-		int rl = ldir[0] ? near_op(ldir, file, op, near[i]) : -EOPNOTSUPP;
 
-		EXPECT_EQ(rl, rs) TH_LOG("%s(%s, %s): share %s, local tmpfs %s",
-					 ops[op], file, near[i], a9_errname(rs),
-					 a9_errname(rl));
+		if (ldir[0]) {
+			int rl = near_op(ldir, file, op, near[i]);
+
+			EXPECT_EQ(rl, rs) TH_LOG("%s(%s, %s): share %s, local tmpfs %s",
+						 ops[op], file, near[i],
+						 a9_errname(rs), a9_errname(rl));
+		}
 		EXPECT_EQ(-EOPNOTSUPP, rs) TH_LOG("%s(%s, %s): %s, Linux 6.1 gives EOPNOTSUPP",
 						  ops[op], file, near[i], a9_errname(rs));
 		EXPECT_EQ(0, a9_listed(a9_path((char[PATH_MAX]){ 0 }, dir, file), near[i]))

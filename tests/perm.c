@@ -18,17 +18,25 @@ A9_FIXTURE(perm, A9_PROBE)
 	.ngroups = sizeof((gid_t[]){ __VA_ARGS__ }) / sizeof(gid_t), \
 	.groups = { __VA_ARGS__ } }
 
-/* result of open(path, flags) as uid: 0 or errno */
-static int open_as(struct __test_metadata *_metadata, const struct a9_cred *c,
-		   const char *path, int flags)
+/* fn(arg) as c: its 0 or errno; -1000 once the test skipped */
+static int as_uid(struct __test_metadata *_metadata, const struct a9_cred *c,
+		  int (*fn)(void *), void *arg)
 {
-	struct a9_open_arg a = { path, flags, 0644 };
-	int r = a9_run_as(c, a9_fn_open, &a);
+	int r = a9_run_as(c, fn, arg);
 
 	if (r == -A9_NOSWITCH)
 		SKIP(return -1000, "cannot switch to uid %u", (unsigned)c->uid);
 	ASSERT_LE(0, r);
 	return r;
+}
+
+/* result of open(path, flags) as uid: 0 or errno */
+static int open_as(struct __test_metadata *_metadata, const struct a9_cred *c,
+		   const char *path, int flags)
+{
+	struct a9_open_arg a = { path, flags, 0644 };
+
+	return as_uid(_metadata, c, a9_fn_open, &a);
 }
 
 static int fn_stat(void *arg)
@@ -55,17 +63,22 @@ static int reach_as(const struct a9_cred *c, const char *path)
 	return a9_run_as(c, fn_stat, dir);
 }
 
+/* an expected EACCES of c on path needs its positive control */
+#define ASSERT_REACHES_IF_EACCES(c, path, err) do {			\
+	if ((err) == EACCES) {						\
+		ASSERT_EQ(0, reach_as(&(c), path))			\
+			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
+			       (unsigned)(c).uid, path);		\
+	}								\
+} while (0)
+
 /* expect open(path, flags) as c to give err (0 = success) */
 #define EXPECT_OPEN(c, path, flags, err) do {				\
 	struct a9_cred __c = c;						\
 	int __r = open_as(_metadata, &__c, path, flags);		\
 	if (__r == -1000)						\
 		return;							\
-	if ((err) == EACCES) {						\
-		ASSERT_EQ(0, reach_as(&__c, path))			\
-			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
-			       (unsigned)__c.uid, path);		\
-	}								\
+	ASSERT_REACHES_IF_EACCES(__c, path, err);			\
 	EXPECT_EQ(err, __r) TH_LOG("open(%s, %s) as uid %u gid %u: %s, expected %s", \
 				   path, #flags, (unsigned)__c.uid,	\
 				   (unsigned)__c.gid, a9_errname(__r),	\
@@ -276,12 +289,9 @@ static int name_op_as(struct __test_metadata *_metadata, const struct a9_cred *c
 		      const char *path, const char *to)
 {
 	struct rename_arg a = { path, to };
-	int r = to ? a9_run_as(c, fn_rename, &a) : a9_run_as(c, fn_unlink, (void *)path);
 
-	if (r == -A9_NOSWITCH)
-		SKIP(return -1000, "cannot switch to uid %u", (unsigned)c->uid);
-	ASSERT_LE(0, r);
-	return r;
+	return to ? as_uid(_metadata, c, fn_rename, &a) :
+		    as_uid(_metadata, c, fn_unlink, (void *)path);
 }
 
 /* expect unlink (to NULL) or rename of path as c to give err (0 = success) */
@@ -291,11 +301,7 @@ static int name_op_as(struct __test_metadata *_metadata, const struct a9_cred *c
 	int __r = name_op_as(_metadata, &__c, path, __to);		\
 	if (__r == -1000)						\
 		return;							\
-	if ((err) == EACCES) {						\
-		ASSERT_EQ(0, reach_as(&__c, path))			\
-			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
-			       (unsigned)__c.uid, path);		\
-	}								\
+	ASSERT_REACHES_IF_EACCES(__c, path, err);			\
 	EXPECT_EQ(err, __r) TH_LOG("%s(%s%s%s) as uid %u: %s, expected %s", \
 				   __to ? "rename" : "unlink", path,	\
 				   __to ? ", " : "", __to ? __to : "",	\
