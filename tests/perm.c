@@ -66,9 +66,9 @@ static int reach_as(const struct a9_cred *c, const char *path)
 /* an expected EACCES of c on path needs its positive control */
 #define ASSERT_REACHES_IF_EACCES(c, path, err) do {			\
 	if ((err) == EACCES) {						\
-		ASSERT_EQ(0, reach_as(&(c), path))			\
+		ASSERT_EQ(0, reach_as(&c, path))			\
 			TH_LOG("uid %u cannot reach the directory of %s: its EACCES would not be the ACL's", \
-			       (unsigned)(c).uid, path);		\
+			       (unsigned)c.uid, path);		\
 	}								\
 } while (0)
 
