@@ -43,6 +43,19 @@ static const struct test **sorted(const struct cell *c)
 	return v;
 }
 
+/*
+ * Which kernel "fails": the one that did not pass (a failure, or a test
+ * its cell never reported, or a skip) where the other passed.
+ */
+static enum fails_dir direction(enum outcome a, enum outcome b)
+{
+	if (a != O_PASS && b == O_PASS)
+		return FAILS_VANILLA;
+	if (a == O_PASS && b != O_PASS)
+		return FAILS_PATCHED;
+	return FAILS_NONE;
+}
+
 static void add(struct diff_result *d, struct expectations *ex,
 		const struct cell *c, const char *test, enum outcome a,
 		enum outcome b)
@@ -53,7 +66,8 @@ static void add(struct diff_result *d, struct expectations *ex,
 	x->test = test;
 	x->a = a;
 	x->b = b;
-	x->entry = expect_match(&ex->differences, c->config, test);
+	x->entry = expect_match_diff(&ex->differences, c->config, test,
+				     direction(a, b));
 	if (!x->entry)
 		d->unlisted++;
 }

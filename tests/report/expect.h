@@ -4,8 +4,10 @@
  *                diagnostic lines (see cells.c: test_caused)
  *   skip.*       the same format: the tests that skip in a cell; a
  *                cause is matched against the skip's reason
- *   differences  "<config-glob> <test-glob> <reason...>", config being
- *                the cell name without its kernel part
+ *   differences  "<config-glob> <test-glob> fails=<kernel> <reason...>",
+ *                config being the cell name without its kernel part and
+ *                <kernel> the one that fails (vanilla, patched, or
+ *                either for a flaky: race), the other passing
  * Globs are fnmatch(3) patterns, a cell glob matched axis by axis
  * (expect_cell_matches); first matching entry wins. */
 #ifndef ACL9P_REPORT_EXPECT_H
@@ -13,6 +15,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* which kernel of a differences entry fails while the other passes */
+enum fails_dir { FAILS_NONE, FAILS_VANILLA, FAILS_PATCHED, FAILS_EITHER };
 
 struct expect_entry {
 	char *file;   /* path as shown in messages */
@@ -25,6 +30,7 @@ struct expect_entry {
 			* line of the failure (a race's own message) */
 	size_t nwiths;
 	int flaky;    /* reason starts with "flaky:": a pass is fine too */
+	enum fails_dir fails; /* differences only: "fails=" */
 	unsigned used;/* matched something this run */
 };
 
@@ -50,6 +56,14 @@ const char *expect_check_cell_glob(const char *glob);
 /* First entry matching; NULL if none.  Marks the entry used. */
 const struct expect_entry *expect_match(struct expect_list *l,
 					const char *cell, const char *test);
+
+/* First differences entry naming this configuration and test whose
+ * fails= agrees with dir (FAILS_VANILLA or FAILS_PATCHED, FAILS_NONE
+ * for another pair of outcomes, which only FAILS_EITHER takes); NULL
+ * if none.  Marks the entry used. */
+const struct expect_entry *expect_match_diff(struct expect_list *l,
+					     const char *config, const char *test,
+					     enum fails_dir dir);
 
 /* Whether e names this cell and test (no side effect). */
 int expect_names(const struct expect_entry *e, const char *cell,

@@ -432,6 +432,39 @@ EOF
 has diff-listed 'expected failures: 1 '
 has diff-listed 'differences:4: diod.*.* acl9p_roundtrip.acl.never_ran'
 last diff-listed '3 passed, 0 failed, 0 skipped'
+# fails= is the direction: an entry for "vanilla fails" does not take
+# the series failing the same test, and "either" is a race's alone
+d=$(fixture diff-listed)
+sed -i 's/acl.fixed_by_patch fails=vanilla/acl.fixed_by_patch fails=patched/' "$d/expected/differences"
+run diff-direction "$d"
+want_rc diff-direction 1
+has diff-direction 'NOT LISTED in'
+last diff-direction '3 passed, 1 failed, 0 skipped'
+d=$(fixture diff-listed)
+sed -i 's/acl.fixed_by_patch fails=vanilla this/acl.fixed_by_patch fails=either flaky: this/' "$d/expected/differences"
+run diff-either "$d"
+want_rc diff-either 0
+d=$(fixture diff-listed)
+sed -i 's/acl.fixed_by_patch fails=vanilla/acl.fixed_by_patch fails=either/' "$d/expected/differences"
+run diff-either-unflaky "$d"
+want_rc diff-either-unflaky 2
+if grep -q 'differences:2: fails=either is for a flaky: race only' "$err"; then
+	ok "diff-either-unflaky: the load names the line"
+else bad "diff-either-unflaky: stderr was: $(cat "$err")"; fi
+d=$(fixture diff-listed)
+sed -i 's/acl.fixed_by_patch fails=vanilla/acl.fixed_by_patch/' "$d/expected/differences"
+run diff-no-direction "$d"
+want_rc diff-no-direction 2
+if grep -q 'differences:2: a differences entry needs fails=' "$err"; then
+	ok "diff-no-direction: the load names the line"
+else bad "diff-no-direction: stderr was: $(cat "$err")"; fi
+d=$(fixture diff-listed)
+echo '*.*.* acl9p_roundtrip.acl.x fails=vanilla some reason' >>"$d/expected/xfail.vanilla"
+run fails-in-xfail "$d"
+want_rc fails-in-xfail 2
+if grep -q 'xfail.vanilla:[0-9]*: fails= belongs to differences entries' "$err"; then
+	ok "fails-in-xfail: the load names the line"
+else bad "fails-in-xfail: stderr was: $(cat "$err")"; fi
 # differences@FLAVOUR: a difference only a flavour's runs have is
 # listed for that flavour alone
 d=$(fixture diff-listed)
