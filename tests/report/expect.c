@@ -304,23 +304,47 @@ static const char *group_at(const char *p)
 	return NULL;
 }
 
+/* whether glob has a dot at its top level (outside groups) from p on */
+static bool top_dot_from(const char *p)
+{
+	for (; *p; p++) {
+		const char *e;
+
+		if (*p == '\\' && p[1])
+			p++;
+		else if ((e = group_at(p)))
+			p = e;
+		else if (*p == '.')
+			return true;
+	}
+	return false;
+}
+
 /*
  * The first extglob group at the top level of glob whose text holds a
- * dot (so it spans axes): where its "X(" starts, or NULL.
+ * dot (so it spans axes): where its "X(" starts, or NULL.  A group in
+ * the last component of a glob of several spans nothing: that component
+ * is matched whole against the axes left ("*.*.*.!(*.xattr64k)": the
+ * cache and opts parts, whatever the opts).
  */
 static const char *spanning_group(const char *glob, const char **end)
 {
+	bool dot_before = false;
+
 	for (const char *p = glob; *p; p++) {
 		const char *e;
 
 		if (*p == '\\' && p[1]) {
 			p++;
 		} else if ((e = group_at(p))) {
-			if (*p != '[' && memchr(p, '.', (size_t)(e - p))) {
+			if (*p != '[' && memchr(p, '.', (size_t)(e - p)) &&
+			    !(dot_before && !top_dot_from(e + 1))) {
 				*end = e;
 				return p;
 			}
 			p = e;
+		} else if (*p == '.') {
+			dot_before = true;
 		}
 	}
 	return NULL;
