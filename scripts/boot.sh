@@ -41,7 +41,8 @@
 # the console), qemu.log, status (key=value, read by acl9p-report), and
 # in a check run traffic.tsv (9P requests per test) where they were
 # counted (--trace-9p on QEMU's server, ninep-proxy's counts).  The
-# export stays in build/run/CELL/export for a look.  Exit status: 0 when
+# export stays in build/run/CELL/export for a look (an export=tmpfs one
+# goes with the boot).  Exit status: 0 when
 # the VM ended cleanly (the tests' verdicts, and in a check run the
 # kernel reports', are for acl9p-report), 1 otherwise (timeout, setup
 # failure, a kernel report outside a check run).
@@ -90,6 +91,18 @@ run=$ACL9P_BUILD/run/$cell
 export_dir=$run/export
 rm -rf "$out"
 mkdir -p "$out" "$run"
+# export=tmpfs (tests/matrix.conf): the export on a tmpfs of its own,
+# mounted for this boot and gone with it (a stale one, of a boot that
+# was killed, first).  256 MiB: the suite writes a few MiB.
+xfs=$run/xfs
+if mountpoint -q "$xfs" 2>/dev/null; then umount "$xfs"; fi
+if [ "$c_export" = tmpfs ]; then
+	mkdir -p "$xfs"
+	mount -t tmpfs -o size=256m,mode=0755 acl9p-export "$xfs" ||
+		die "boot: cannot mount a tmpfs for the export at $xfs"
+	trap 'umount "$xfs" 2>/dev/null || true' EXIT
+	export_dir=$xfs/export
+fi
 "$ACL9P_TOP/server/prepare-export.sh" "$server" "$export_dir"
 mapfile -t args < <(server_qemu_args "$export_dir" "$out")
 fstype=${SERVER_FSTYPE:-9p}
@@ -131,6 +144,9 @@ else
 		ACL9P_OPTS="$trans")
 fi
 [ $host_side = 1 ] || guest_env+=(ACL9P_NOHOST=1)
+# What the host stores the share on, for tests whose outcome it decides
+# (statfs's name: tmpfs, ext2/ext3 for ext4, ...)
+[ "$fstype" != 9p ] || guest_env+=(ACL9P_EXPORT_FS="$(stat -f -c %T "$export_dir")")
 [ "$require_acl" != auto ] || guest_env+=(ACL9P_PROBE_OPTS="$probe_mount,$trans")
 [ -z "${TESTS:-}" ] || guest_env+=(ACL9P_TESTS="$TESTS")
 [ -z "${RACE_MS:-}" ] || guest_env+=(ACL9P_RACE_MS="$RACE_MS")

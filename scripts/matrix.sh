@@ -8,7 +8,9 @@
 #   matrix_flavour_boot SET      print that flavour's command line words
 #   matrix_cell CELL             parse CELL into c_kernel c_server
 #                                c_access c_cache c_opts, c_noacl (0|1),
-#                                c_boot (its kernel command line words)
+#                                c_boot (its kernel command line words),
+#                                c_export (the host filesystem its export
+#                                is made on: empty for the build tree's)
 #                                and c_mount (its 9p mount options, no
 #                                transport); dies on a value the matrix
 #                                does not have
@@ -159,11 +161,16 @@ matrix_cell() {
 		fi
 		printf -v "c_$axis" '%s' "$v"
 	done
-	c_noacl=0 c_boot=
+	c_noacl=0 c_boot= c_export=
 	[[ " $flags " != *" noacl "* ]] || c_noacl=1
 	for v in $flags; do
 		[[ $v != boot=* ]] || c_boot="$c_boot${c_boot:+ }${v#boot=}"
+		[[ $v != export=* ]] || c_export=${v#export=}
 	done
+	case $c_export in
+	'' | tmpfs) ;;
+	*) die "matrix: cell '$cell': export=$c_export: the rig makes an export on tmpfs only" ;;
+	esac
 	[ -r "$ACL9P_TOP/server/$c_server.sh" ] ||
 		die "matrix: cell '$cell': no server/$c_server.sh"
 }

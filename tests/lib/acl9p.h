@@ -181,8 +181,9 @@ int a9_write_file(const char *path, const char *s);
 /*
  * Emit "# HOSTCHECK <path relative to ACL9P_MNT> <name> <hex|absent>" on
  * stdout (flushed).  path must be under a9_mnt().  value NULL = absent.
- * The file is fsync'ed first.  Values over A9_HOSTCHECK_MAX bytes are not
- * checked (a diagnostic says so).
+ * The file is fsync'ed first.  A value over A9_HOSTCHECK_MAX bytes goes
+ * as "digest:<length>:<fnv1a64 in hex>" (digest.h), which the host
+ * computes over what it holds.
  */
 #define A9_HOSTCHECK_MAX 8192
 void a9_hostcheck(const char *path, const char *name, const void *value,
