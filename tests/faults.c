@@ -222,6 +222,8 @@ enum op {
 	OP_SIZE,	/* getxattr("f", NULL, 0) */
 	OP_SET,		/* setxattr("f", NEW) */
 	OP_FSET,	/* fsetxattr(fd, val): "f" held open, no lookup */
+	OP_GET_MAX,	/* getxattr("f", buffer of XATTR_SIZE_MAX); v_ok:
+			 * the old ACL, then zeros to the size read */
 };
 
 struct call {
@@ -232,13 +234,14 @@ struct call {
 				 * the first error of its two calls, or 0) */
 	long r2;		/* OP_OPEN_GET: fgetxattr's */
 	unsigned char v[256];
+	bool v_ok;		/* OP_GET_MAX: the bytes were as said */
 };
 
 static const char *op_name(enum op op)
 {
 	static const char *const names[] = {
 		"openat+fgetxattr", "fstatat", "getxattr", "getxattr(size)",
-		"setxattr", "fsetxattr",
+		"setxattr", "fsetxattr", "getxattr(64 KiB)",
 	};
 
 	return names[op];
@@ -305,6 +308,21 @@ static struct call do_call(FIXTURE_DATA(fault) *self, enum op op)
 			sh->r = fsetxattr(self->fd, A9_XA_ACCESS, self->val,
 					  sizeof(self->val), 0) ? -errno : 0;
 			break;
+		case OP_GET_MAX: {
+			static unsigned char big[A9_XATTR_SIZE_MAX];
+			ssize_t i;
+
+			sh->r = getxattr("f", A9_XA_ACCESS, big, sizeof(big));
+			if (sh->r < 0) {
+				sh->r = -errno;
+				break;
+			}
+			sh->v_ok = sh->r >= ACL_LEN &&
+				   !memcmp(big, self->old, ACL_LEN);
+			for (i = ACL_LEN; sh->v_ok && i < sh->r; i++)
+				sh->v_ok = !big[i];
+			break;
+		}
 		}
 		sh->ms = ms_since(&t0);
 		_exit(0);
@@ -635,6 +653,54 @@ TEST_F_TIMEOUT(fault, rd_hugesize, TEST_S)
 	}
 	disarm_and_reread(_metadata, self);
 	unmount(_metadata, self);
+}
+
+/*
+ * rd-size=65536 and rd-size=65537: the edges of XATTR_SIZE_MAX.  The
+ * Rxattrwalk declares the largest size an xattr value may have, or one
+ * byte more; past the server's 44 bytes the reads give zeros, so
+ * neither value is an ACL.  client: each fails closed, EIO.  user (the
+ * raw xattr path): 65536 is a value like any other, its size query
+ * answers 65536 and a read into 64 KiB returns it whole; 65537 is no
+ * value getxattr(2) can return: its size query is E2BIG (patch 20; 6.1
+ * answers 65537, which no buffer may be), and a read into 64 KiB E2BIG
+ * too: 9p answers ERANGE, and getxattr() in fs/xattr.c turns an ERANGE
+ * into a buffer of XATTR_SIZE_MAX into E2BIG, on both kernels.
+ */
+static void rd_size_edge(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(fault) *self, long size)
+{
+	char spec[32];
+	struct call c;
+
+	snprintf(spec, sizeof(spec), "rd-size=%ld", size);
+	ARM(spec);
+	if (self->client) {
+		c = do_call(self, OP_OPEN_GET);
+		EXPECT_CALL(c, OP_OPEN_GET, -EIO, BOUND_MS);
+	} else {
+		c = do_call(self, OP_SIZE);
+		EXPECT_CALL(c, OP_SIZE, size > A9_XATTR_SIZE_MAX ? -E2BIG : size,
+			    BOUND_MS);
+		c = do_call(self, OP_GET_MAX);
+		EXPECT_CALL(c, OP_GET_MAX, size > A9_XATTR_SIZE_MAX ? -E2BIG : size,
+			    BOUND_MS);
+		if (c.r > 0)
+			EXPECT_TRUE(c.v_ok) TH_LOG("the %ld bytes read are not the stored ACL and zeros",
+						   c.r);
+	}
+	disarm_and_reread(_metadata, self);
+	unmount(_metadata, self);
+}
+
+TEST_F_TIMEOUT(fault, rd_size_xattr_size_max, TEST_S)
+{
+	rd_size_edge(_metadata, self, A9_XATTR_SIZE_MAX);
+}
+
+TEST_F_TIMEOUT(fault, rd_size_over_xattr_size_max, TEST_S)
+{
+	rd_size_edge(_metadata, self, A9_XATTR_SIZE_MAX + 1);
 }
 
 /*

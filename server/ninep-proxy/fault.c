@@ -28,13 +28,14 @@ static const struct { const char *name; enum fault_kind kind; } plain[] = {
 };
 
 /* The SPECs NAME=ARG. */
-enum arg_kind { ARG_ERRNO, ARG_MS, ARG_COUNT, ARG_SEED };
+enum arg_kind { ARG_ERRNO, ARG_MS, ARG_COUNT, ARG_SEED, ARG_SIZE };
 static const struct {
 	const char *name;
 	enum fault_kind kind;
 	enum arg_kind arg;
 } with_arg[] = {
 	{ "rd-errno", F_RD_ERRNO, ARG_ERRNO },
+	{ "rd-size", F_RD_SIZE, ARG_SIZE },
 	{ "rd-delay", F_RD_DELAY, ARG_MS },
 	{ "wr-errno", F_WR_ERRNO, ARG_ERRNO },
 	{ "wr-delay", F_WR_DELAY, ARG_MS },
@@ -84,6 +85,7 @@ static int arg(enum arg_kind k, const char *s, size_t len, uint32_t *out)
 	case ARG_COUNT:
 		return number(s, len, 999999999, out);
 	case ARG_SEED:
+	case ARG_SIZE:
 		return number(s, len, UINT32_MAX, out);
 	}
 	return -1;

@@ -15,6 +15,7 @@ enum fault_kind {
 	F_RD_TRUNCENTRY,
 	F_RD_HUGESIZE,
 	F_RD_SIZECHANGE,
+	F_RD_SIZE,		/* arg: the size shown */
 	F_RD_SHORTENTRY,
 	F_RD_EMPTYREAD,
 	F_RD_DELAY,		/* arg: milliseconds */

@@ -547,6 +547,12 @@ static void view_size(struct session *s, const struct pending *p,
 	case F_RD_HUGESIZE:
 		v->shown_size = FAULT_HUGE_SIZE;
 		break;
+	case F_RD_SIZE:
+		/* the edges of XATTR_SIZE_MAX: 65536 a value may be, 65537
+		 * it may not; the bytes past the server's value are zeros */
+		v->shown_size = p->fault.arg;
+		v->flags = XV_CAP | XV_PAD;
+		break;
 	case F_RD_SIZECHANGE:
 		v->shown_size = s->sizechange_seen ? s->sizechange_last + 8 : size;
 		s->sizechange_seen = 1;

@@ -584,6 +584,8 @@ static void test_faults(void)
 		{ "rd-truncentry", F_RD_TRUNCENTRY, 0 },
 		{ "rd-hugesize", F_RD_HUGESIZE, 0 },
 		{ "rd-sizechange", F_RD_SIZECHANGE, 0 },
+		{ "rd-size=65537", F_RD_SIZE, 65537 },
+		{ "rd-size=4294967295", F_RD_SIZE, 4294967295u },
 		{ "rd-delay=250", F_RD_DELAY, 250 },
 		{ "rd-drop", F_RD_DROP, 0 },
 		{ "wr-errno=EACCES", F_WR_ERRNO, EACCES },

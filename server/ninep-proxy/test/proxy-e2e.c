@@ -554,6 +554,13 @@ static void case_read_faults(void)
 
 	/* 9 TiB shown, the real bytes read */
 	read_fault("rd-hugesize", (int64_t)9 << 40, 0, 4000, host_acl, (int64_t)host_len);
+	/* 65537 shown: the real bytes, then zeros, to the size shown */
+	memset(want, 0, sizeof(want));
+	memcpy(want, host_acl, host_len);
+	read_fault("rd-size=65537", 65537, 0, 4000, want, 4000);
+	read_fault("rd-size=65537", 65537, 65537 - 100, 4000, want + 1000, 100);
+	/* smaller than the value: no byte past the size shown */
+	read_fault("rd-size=8", 8, 0, 4000, host_acl, 8);
 	memcpy(want, host_acl, host_len);
 	want[0] = 3;
 	read_fault("rd-badversion", (int64_t)host_len, 0, (uint32_t)host_len, want,
