@@ -45,7 +45,7 @@ RACE_MS ?=
 export MATRIX KERNEL CELL TESTS JOBS RACE_MS
 
 .PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
-	tools check-series bite raw-acl-probe wire bench fuzz cover-results clean distclean
+	tools check-series bite raw-acl-probe wire bench fuzz flaky cover-results clean distclean
 
 all: demo
 
@@ -143,6 +143,11 @@ wire: kernels guest
 # the kernels it boots are built, by hand (a flavour: make kernels MATRIX=debug).
 fuzz: deps guest
 	@scripts/fuzz.sh
+
+# How often each race test fails, per cell, vanilla against the series
+# (scripts/flaky.sh): fails where the series fails significantly more.
+flaky: kernels guest
+	@scripts/flaky.sh
 
 # What ACL operations cost, patched against vanilla: build/report/bench.md.
 # bench.sh does what "deps kernels guest" would, timing each step for

@@ -42,7 +42,11 @@
  *   ACL9P_REQUIRE_ACL 1 | 0 | auto: whether ACL tests fail or may skip
  *                     when the share refuses ACLs
  *   ACL9P_TESTS       glob over the test binaries without the acl9p_
- *                     prefix (default: all)
+ *                     prefix (default: all; fnmatch with FNM_EXTMATCH,
+ *                     so @(concurrency|modesync) names two)
+ *   ACL9P_REPEAT      N: run the selected binaries N times over, one
+ *                     KTAP line per binary per round (scripts/flaky.sh:
+ *                     a race's failure rate, not one run's outcome)
  *   ACL9P_TESTS_DIR   where the binaries are (default /tests; the rig's
  *                     own tests use /tests/rig)
  *   ACL9P_TIMEOUT_SCALE  N: every time limit of a test or binary times N
@@ -389,7 +393,7 @@ static int is_selected(const struct dirent *d)
 {
 	if (strncmp(d->d_name, "acl9p_", 6))
 		return 0;
-	return !tests_glob || !fnmatch(tests_glob, d->d_name + 6, 0);
+	return !tests_glob || !fnmatch(tests_glob, d->d_name + 6, FNM_EXTMATCH);
 }
 
 /* One KTAP document over the selected binaries, each nested in it. */
@@ -436,17 +440,20 @@ static void run_tests(void)
 	const char *dir = env("ACL9P_TESTS_DIR", "/tests");
 	long scale = strtol(env("ACL9P_TIMEOUT_SCALE", "1"), NULL, 10);
 	int limit = BINARY_TIMEOUT * (scale > 1 && scale <= 100 ? scale : 1);
+	long repeat = strtol(env("ACL9P_REPEAT", "1"), NULL, 10);
 	struct dirent **names;
 	int out = open_results();
-	int i, n, status;
+	int i, k, n, status;
 
+	if (repeat < 1 || repeat > 1000)
+		fail("ACL9P_REPEAT=%ld: not a count from 1 to 1000", repeat);
 	tests_glob = getenv("ACL9P_TESTS");
 	n = scandir(dir, &names, is_selected, alphasort);
 	if (n < 0)
 		fail("scandir %s: %s", dir, strerror(errno));
-	dprintf(out, "KTAP version 1\n1..%d\n", n);
-	for (i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
+	dprintf(out, "KTAP version 1\n1..%ld\n", n * repeat);
+	for (k = 0; k < n * repeat; k++) {
+		const char *name = names[k % n]->d_name;
 		char path[512];
 		char *argv[] = { path, NULL };
 		struct timespec t0;
@@ -458,17 +465,18 @@ static void run_tests(void)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		status = run_limited(argv, out, true, limit);
 		if (status == -1)
-			dprintf(out, "not ok %d %s # TIMEOUT %d\n", i + 1, name,
+			dprintf(out, "not ok %d %s # TIMEOUT %d\n", k + 1, name,
 				limit);
 		else if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
-			dprintf(out, "ok %d %s # SKIP\n", i + 1, name);
+			dprintf(out, "ok %d %s # SKIP\n", k + 1, name);
 		else
 			dprintf(out, "%sok %d %s\n",
 				WIFEXITED(status) && !WEXITSTATUS(status) ?
-				"" : "not ", i + 1, name);
+				"" : "not ", k + 1, name);
 		dprintf(out, "# time_ms %s %ld\n", name, ms_since(&t0));
-		free(names[i]);
 	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
 	free(names);
 	tcdrain(out);
 	close(out);

@@ -1,3 +1,5 @@
+/* FNM_EXTMATCH, a GNU extension of fnmatch(3): TESTS='@(a|b)' */
+#define _GNU_SOURCE
 #include "manifest.h"
 #include "util.h"
 
@@ -61,7 +63,7 @@ static int selected(const char *name, const char *glob)
 		return 1;
 	if (starts_with(name, "acl9p_"))
 		name += strlen("acl9p_");
-	return fnmatch(glob, name, 0) == 0;
+	return fnmatch(glob, name, FNM_EXTMATCH) == 0;
 }
 
 int manifest_load(const char *path, const char *tests_glob, struct manifest *m)
