@@ -35,7 +35,9 @@ jobs=${JOBS:-2}
 alpha=${FLAKY_ALPHA:-0.05}
 results=${FLAKY_RESULTS:-$ACL9P_BUILD/results-flaky}
 case $runs in '' | *[!0-9]*) die "flaky: FLAKY_RUNS=$runs is not a count" ;; esac
-[ "$runs" -ge 2 ] && [ "$runs" -le 1000 ] || die "flaky: FLAKY_RUNS=$runs: 2 to 1000 rounds"
+if [ "$runs" -lt 2 ] || [ "$runs" -gt 1000 ]; then
+	die "flaky: FLAKY_RUNS=$runs: 2 to 1000 rounds"
+fi
 [ -z "$(matrix_flavour "$set_name")" ] ||
 	die "flaky: set $set_name boots a kernel flavour; rates are measured on the plain kernels"
 "$ACL9P_TOP/scripts/series-available.sh" ||
@@ -53,7 +55,7 @@ flaky_globs=$(cat "$ACL9P_TOP"/tests/expected/differences* "$ACL9P_TOP"/tests/ex
 [ -n "$flaky_globs" ] || die "flaky: no flaky: entry in tests/expected"
 binaries=$(printf '%s\n' "$flaky_globs" | sed -n 's/^acl9p_\([a-z0-9_]*\)\..*/\1/p' | sort -u)
 [ -n "$binaries" ] || die "flaky: the flaky: entries name no acl9p_ binary"
-tests_glob="@($(printf '%s\n' $binaries | paste -sd '|'))"
+tests_glob="@($(printf '%s\n' "$binaries" | paste -sd '|'))"
 
 configs=()
 for c in $(matrix_configs "$set_name"); do
