@@ -85,6 +85,10 @@ server_check || die "boot: server $server cannot run: see the line above"
 
 run=$ACL9P_BUILD/run/$cell
 [ -n "$out" ] || out=$ACL9P_BUILD/results/$cell
+# Absolute: servers get paths under it and run in other directories
+# (ninep-proxy starts diod in the cell's directory: a relative diod -L
+# failed diod and the guest's mount with it, EIO).
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 # Only QEMU's own server (server/virtfs.inc) has the v9fs_* events.
 [ "${SERVER_QEMU_9P:-0}" = 1 ] || trace=()
 [ ${#trace[@]} -eq 0 ] || trace+=(-D "$out/9p-trace.log")
