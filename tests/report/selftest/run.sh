@@ -55,6 +55,8 @@ ab_is() {
 	if cmp -s "$work/ab.want" "$work/ab.got"; then ok "$1: A/B section as expected"
 	else bad "$1: A/B section differs (-wanted +got)"; diff -u "$work/ab.want" "$work/ab.got" | tail -n +3 | sed 's/^/      /'; fi
 }
+# load_names NAME REGEX: the run's load error (stderr) names the line
+load_names() { if grep -q -- "$2" "$err"; then ok "$1: the load names the line"; else bad "$1: stderr was: $(cat "$err")"; fi; }
 file_has()  { if grep -qF -- "$3" "$2"; then ok "$1: $(basename "$2") has '$3'"; else bad "$1: $(basename "$2") lacks '$3'"; fi; }
 xml_ok() {
 	if command -v xmllint >/dev/null; then
@@ -164,9 +166,7 @@ d=$(fixture basic)
 echo '*.!(diod.user).* acl9p_roundtrip.acl.default_inherit some reason' >>"$d/expected/xfail.servers"
 run glob-axis-bad "$d"
 want_rc glob-axis-bad 2
-if grep -q 'xfail.servers:[0-9]*: cell glob .*must be the whole cell glob' "$err"; then
-	ok "glob-axis-bad: the load names the line"
-else bad "glob-axis-bad: stderr was: $(cat "$err")"; fi
+load_names glob-axis-bad 'xfail.servers:[0-9]*: cell glob .*must be the whole cell glob'
 
 # --- <list>@FLAVOUR: only for runs of that flavour (--flavour, default
 # plain).  The listed skip of the plain kernels must not excuse, nor
@@ -463,23 +463,17 @@ d=$(fixture diff-listed)
 sed -i 's/acl.fixed_by_patch fails=vanilla/acl.fixed_by_patch fails=either/' "$d/expected/differences"
 run diff-either-unflaky "$d"
 want_rc diff-either-unflaky 2
-if grep -q 'differences:2: fails=either is for a flaky: race only' "$err"; then
-	ok "diff-either-unflaky: the load names the line"
-else bad "diff-either-unflaky: stderr was: $(cat "$err")"; fi
+load_names diff-either-unflaky 'differences:2: fails=either is for a flaky: race only'
 d=$(fixture diff-listed)
 sed -i 's/acl.fixed_by_patch fails=vanilla/acl.fixed_by_patch/' "$d/expected/differences"
 run diff-no-direction "$d"
 want_rc diff-no-direction 2
-if grep -q 'differences:2: a differences entry needs fails=' "$err"; then
-	ok "diff-no-direction: the load names the line"
-else bad "diff-no-direction: stderr was: $(cat "$err")"; fi
+load_names diff-no-direction 'differences:2: a differences entry needs fails='
 d=$(fixture diff-listed)
 echo '*.*.* acl9p_roundtrip.acl.x fails=vanilla some reason' >>"$d/expected/xfail.vanilla"
 run fails-in-xfail "$d"
 want_rc fails-in-xfail 2
-if grep -q 'xfail.vanilla:[0-9]*: fails= belongs to differences entries' "$err"; then
-	ok "fails-in-xfail: the load names the line"
-else bad "fails-in-xfail: stderr was: $(cat "$err")"; fi
+load_names fails-in-xfail 'xfail.vanilla:[0-9]*: fails= belongs to differences entries'
 # differences@FLAVOUR: a difference only a flavour's runs have is
 # listed for that flavour alone
 d=$(fixture diff-listed)
