@@ -151,7 +151,10 @@ fi
 # What the host stores the share on, for tests whose outcome it decides
 # (statfs's name: tmpfs, ext2/ext3 for ext4, ...)
 [ "$fstype" != 9p ] || guest_env+=(ACL9P_EXPORT_FS="$(stat -f -c %T "$export_dir")")
-[ "$require_acl" != auto ] || guest_env+=(ACL9P_PROBE_OPTS="$probe_mount,$trans")
+# The probe is a second 9p mount of the share: a local cell has none, so
+# its guest decides without one.
+[ "$require_acl" != auto ] || [ "$fstype" != 9p ] ||
+	guest_env+=(ACL9P_PROBE_OPTS="$probe_mount,$trans")
 [ -z "${TESTS:-}" ] || guest_env+=(ACL9P_TESTS="$TESTS")
 [ -z "${RACE_MS:-}" ] || guest_env+=(ACL9P_RACE_MS="$RACE_MS")
 read -r -a accel < <("$ACL9P_TOP/scripts/kvm-probe.sh" "$kernel" "$initrd")

@@ -130,6 +130,18 @@ if [ -r "$kernel" ]; then
 		bad "acl9p-report did not fail console.kernel_reports"; cat "$tmp/splat.report"
 	fi
 
+	# A kernel given by KERNEL= (labelled custom) decides from a probe
+	# mount whether ACL tests may skip; that mount is a second 9p source,
+	# which a local cell has none of, so its guest must boot without it.
+	if "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --cell custom.local-tmpfs.client.none \
+		--set ACL9P_TESTS_DIR=/tests/rig --set ACL9P_TESTS=rig_splat \
+		--out "$tmp/custom-local" --timeout 60 >/dev/null 2>&1 &&
+		grep -qx 'exit=0' "$tmp/custom-local/status"; then
+		ok "a kernel labelled custom boots a local cell"
+	else
+		bad "a kernel labelled custom fails a local cell: $(grep -h '^reason=' "$tmp/custom-local/status" 2>/dev/null)"
+	fi
+
 	# QEMU's -smp must reach the guest, or the concurrency tests race
 	# on one CPU (a kernel without SMP, or without ACPI: SeaBIOS' MP
 	# table names the boot CPU only).
