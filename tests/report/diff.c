@@ -45,31 +45,38 @@ static const struct test **sorted(const struct cell *c)
 
 /*
  * Which kernel "fails": the one that did not pass (a failure, or a test
- * its cell never reported, or a skip) where the other passed.
+ * its cell never reported, or a skip) where the other passed; NULL for
+ * another pair of outcomes.
  */
-static enum fails_dir direction(enum outcome a, enum outcome b)
+static const char *failing(const struct difference *x)
 {
-	if (a != O_PASS && b == O_PASS)
-		return FAILS_VANILLA;
-	if (a == O_PASS && b != O_PASS)
-		return FAILS_PATCHED;
-	return FAILS_NONE;
+	if (x->a != O_PASS && x->b == O_PASS)
+		return x->ka;
+	if (x->a == O_PASS && x->b != O_PASS)
+		return x->kb;
+	return NULL;
 }
 
 static void add(struct diff_result *d, struct expectations *ex,
-		const struct cell *c, const char *test, enum outcome a,
-		enum outcome b)
+		const struct cell *c, const char *kb, const char *test,
+		enum outcome a, enum outcome b)
 {
 	grow(&d->v, &d->cap, d->n, sizeof(*d->v));
 	struct difference *x = &d->v[d->n++];
+	struct diff_compare *k = &d->cmp[d->ncmp - 1];
 	x->config = c->config;
 	x->test = test;
+	x->ka = c->kernel;
+	x->kb = kb;
 	x->a = a;
 	x->b = b;
 	x->entry = expect_match_diff(&ex->differences, c->config, test,
-				     direction(a, b));
-	if (!x->entry)
+				     failing(x));
+	k->n++;
+	if (!x->entry) {
 		d->unlisted++;
+		k->unlisted++;
+	}
 }
 
 static void diff_pair(const struct cell *va, const struct cell *pa,
@@ -82,13 +89,15 @@ static void diff_pair(const struct cell *va, const struct cell *pa,
 	while (i < nx || j < ny) {
 		int c = i >= nx ? 1 : j >= ny ? -1 : strcmp(x[i]->full, y[j]->full);
 		if (c < 0) {
-			add(d, ex, va, x[i]->full, outcome_of(x[i]), O_ABSENT);
+			add(d, ex, va, pa->kernel, x[i]->full, outcome_of(x[i]),
+			    O_ABSENT);
 		} else if (c > 0) {
-			add(d, ex, va, y[j]->full, O_ABSENT, outcome_of(y[j]));
+			add(d, ex, va, pa->kernel, y[j]->full, O_ABSENT,
+			    outcome_of(y[j]));
 		} else {
 			enum outcome a = outcome_of(x[i]), b = outcome_of(y[j]);
 			if (a != b)
-				add(d, ex, va, x[i]->full, a, b);
+				add(d, ex, va, pa->kernel, x[i]->full, a, b);
 		}
 		const char *nm = c <= 0 ? x[i]->full : y[j]->full;
 		if (c <= 0)
@@ -102,19 +111,25 @@ static void diff_pair(const struct cell *va, const struct cell *pa,
 	free(y);
 }
 
-void diff_run(const struct run *r, struct expectations *ex, struct diff_result *d)
+static void diff_compare(const struct run *r, struct expectations *ex,
+			 const char *a, const char *b, struct diff_result *d)
 {
-	memset(d, 0, sizeof(*d));
+	struct diff_compare *k = &d->cmp[d->ncmp++];
+
+	k->a = a;
+	k->b = b;
+	k->first = d->n;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *va = &r->v[i];
 		/* A cell that never ran has nothing to compare: every test
 		 * of the other would differ, and its one failure says it. */
-		if (strcmp(va->kernel, "vanilla") || va->never_ran)
+		if (strcmp(va->kernel, a) || va->never_ran)
 			continue;
 		for (size_t j = 0; j < r->n; j++) {
 			const struct cell *pa = &r->v[j];
-			if (!strcmp(pa->kernel, "patched") && !pa->never_ran &&
+			if (!strcmp(pa->kernel, b) && !pa->never_ran &&
 			    !strcmp(pa->config, va->config)) {
+				k->pairs++;
 				d->pairs++;
 				diff_pair(va, pa, ex, d);
 				break;
@@ -123,8 +138,27 @@ void diff_run(const struct run *r, struct expectations *ex, struct diff_result *
 	}
 }
 
+void diff_run(const struct run *r, struct expectations *ex,
+	      char *const *compares, size_t ncompares, struct diff_result *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->cmp = xcalloc(ncompares ? ncompares : 1, sizeof(*d->cmp));
+	if (!ncompares) {
+		diff_compare(r, ex, "vanilla", "patched", d);
+		return;
+	}
+	for (size_t i = 0; i < ncompares; i++) {
+		char *sep = strchr(compares[i], ':');
+
+		/* main() checked the form: "A:B" */
+		*sep = 0;
+		diff_compare(r, ex, compares[i], sep + 1, d);
+	}
+}
+
 void diff_free(struct diff_result *d)
 {
+	free(d->cmp);
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }

@@ -27,17 +27,6 @@ static char *next_field(char **p)
 	return s;
 }
 
-static enum fails_dir fails_word(const char *w)
-{
-	if (!strcmp(w, "vanilla"))
-		return FAILS_VANILLA;
-	if (!strcmp(w, "patched"))
-		return FAILS_PATCHED;
-	if (!strcmp(w, "either"))
-		return FAILS_EITHER;
-	return FAILS_NONE;
-}
-
 /* diff: a differences list, whose entries say which kernel fails */
 static int load_file(const char *path, struct expect_list *l, int diff)
 {
@@ -55,7 +44,7 @@ static int load_file(const char *path, struct expect_list *l, int diff)
 		char **causes = NULL, **withs = NULL;
 		size_t ncauses = 0, capc = 0, nwiths = 0, capw = 0;
 		int badq = 0;
-		enum fails_dir fails = FAILS_NONE;
+		const char *fails = NULL;
 		const char *fails_err = NULL;
 		/* "fails=KERNEL" (differences), then "cause=GLOB" and
 		 * "with=GLOB" words, between the test glob and the reason */
@@ -63,11 +52,11 @@ static int load_file(const char *path, struct expect_list *l, int diff)
 			char *q = (char *)skip_ws(p);
 
 			p = q;
-			fails = fails_word(next_field(&p) + 6);
+			fails = next_field(&p) + 6;
 			if (!diff)
 				fails_err = "fails= belongs to differences entries";
-			else if (fails == FAILS_NONE)
-				fails_err = "fails= takes vanilla, patched or either";
+			else if (!*fails)
+				fails_err = "fails= takes a kernel's name or either";
 		}
 		while (tg) {
 			char *q = (char *)skip_ws(p);
@@ -130,9 +119,10 @@ static int load_file(const char *path, struct expect_list *l, int diff)
 		 * 6.1 passes as readily as the fix it is there for.  Either
 		 * way round only for a race, whose rate make flaky measures.
 		 */
-		if (!fails_err && diff && fails == FAILS_NONE)
-			fails_err = "a differences entry needs fails=vanilla, fails=patched or fails=either";
-		if (!fails_err && fails == FAILS_EITHER && !starts_with(reason, "flaky:"))
+		if (!fails_err && diff && !fails)
+			fails_err = "a differences entry needs fails=KERNEL or fails=either";
+		if (!fails_err && fails && !strcmp(fails, "either") &&
+		    !starts_with(reason, "flaky:"))
 			fails_err = "fails=either is for a flaky: race only";
 		if (why || fails_err) {
 			if (why)
@@ -158,7 +148,7 @@ static int load_file(const char *path, struct expect_list *l, int diff)
 		e->test_glob = xstrdup(tg);
 		e->reason = xstrdup(reason);
 		e->flaky = starts_with(reason, "flaky:");
-		e->fails = fails;
+		e->fails = fails ? xstrdup(fails) : NULL;
 		e->used = 0;
 		e->causes = causes;
 		e->ncauses = ncauses;
@@ -248,6 +238,7 @@ static void list_free(struct expect_list *l)
 		free(l->v[i].cell_glob);
 		free(l->v[i].test_glob);
 		free(l->v[i].reason);
+		free(l->v[i].fails);
 		for (size_t j = 0; j < l->v[i].ncauses; j++)
 			free(l->v[i].causes[j]);
 		free(l->v[i].causes);
@@ -479,12 +470,13 @@ const struct expect_entry *expect_match(struct expect_list *l,
 
 const struct expect_entry *expect_match_diff(struct expect_list *l,
 					     const char *config, const char *test,
-					     enum fails_dir dir)
+					     const char *failing)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct expect_entry *e = &l->v[i];
 
-		if (e->fails != FAILS_EITHER && e->fails != dir)
+		if (strcmp(e->fails, "either") &&
+		    (!failing || strcmp(e->fails, failing)))
 			continue;
 		if (expect_cell_matches(e->cell_glob, config) &&
 		    fnmatch(e->test_glob, test, FNM_EXTMATCH) == 0) {

@@ -6,8 +6,9 @@
  *                cause is matched against the skip's reason
  *   differences  "<config-glob> <test-glob> fails=<kernel> <reason...>",
  *                config being the cell name without its kernel part and
- *                <kernel> the one that fails (vanilla, patched, or
- *                either for a flaky: race), the other passing
+ *                <kernel> the one that fails (a kernel of a comparison,
+ *                or either for a flaky: race), the other passing; it
+ *                applies to every comparison that has that kernel
  * Globs are fnmatch(3) patterns, a cell glob matched axis by axis
  * (expect_cell_matches); first matching entry wins. */
 #ifndef ACL9P_REPORT_EXPECT_H
@@ -16,8 +17,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* which kernel of a differences entry fails while the other passes */
-enum fails_dir { FAILS_NONE, FAILS_VANILLA, FAILS_PATCHED, FAILS_EITHER };
 
 struct expect_entry {
 	char *file;   /* path as shown in messages */
@@ -30,7 +29,7 @@ struct expect_entry {
 			* line of the failure (a race's own message) */
 	size_t nwiths;
 	int flaky;    /* reason starts with "flaky:": a pass is fine too */
-	enum fails_dir fails; /* differences only: "fails=" */
+	char *fails;  /* differences only: "fails=" kernel, "either" */
 	unsigned used;/* matched something this run */
 };
 
@@ -58,12 +57,12 @@ const struct expect_entry *expect_match(struct expect_list *l,
 					const char *cell, const char *test);
 
 /* First differences entry naming this configuration and test whose
- * fails= agrees with dir (FAILS_VANILLA or FAILS_PATCHED, FAILS_NONE
- * for another pair of outcomes, which only FAILS_EITHER takes); NULL
- * if none.  Marks the entry used. */
+ * fails= is the kernel that failed where the other passed (failing;
+ * NULL for another pair of outcomes, which only fails=either takes);
+ * NULL if none.  Marks the entry used. */
 const struct expect_entry *expect_match_diff(struct expect_list *l,
 					     const char *config, const char *test,
-					     enum fails_dir dir);
+					     const char *failing);
 
 /* Whether e names this cell and test (no side effect). */
 int expect_names(const struct expect_entry *e, const char *cell,

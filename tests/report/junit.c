@@ -165,11 +165,11 @@ static void diff_suite(FILE *f, const struct diff_result *d)
 		d->n, d->unlisted);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct difference *x = &d->v[i];
-		char *cls = xasprintf("ab.%s", x->config);
+		char *cls = xasprintf("ab.%s-%s.%s", x->ka, x->kb, x->config);
 		testcase(f, cls, x->test);
 		free(cls);
-		char *msg = xasprintf("vanilla %s, patched %s%s%s",
-				      outcome_str(x->a), outcome_str(x->b),
+		char *msg = xasprintf("%s %s, %s %s%s%s", x->ka,
+				      outcome_str(x->a), x->kb, outcome_str(x->b),
 				      x->entry ? "; expected: " : "",
 				      x->entry ? x->entry->reason : "");
 		if (x->entry) {

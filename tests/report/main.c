@@ -2,6 +2,7 @@
  *
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
  *       [--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]
+ *       [--compare A:B]...
  *
  * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status} (and
  * traffic.tsv, the 9P requests per test, where there is one), applies
@@ -14,7 +15,10 @@
  * the cells the run asked for; one without results fails.  --flavour:
  * the kernel flavour the run booted (tests/matrix.conf; default
  * "plain", the rig's own kernels): a list named <list>@NAME applies only
- * to runs of that flavour.
+ * to runs of that flavour.  --compare: a comparison of the A/B
+ * differential, kernel B's cells against kernel A's (repeatable; none:
+ * vanilla:patched); a differences entry's fails= must name a kernel of
+ * one of them, or either.
  * Paths it prints are relative to the cwd when they lie below it.
  * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
 #include "cells.h"
@@ -31,7 +35,7 @@
 #include <string.h>
 
 #define USAGE1 "acl9p-report --results R --expected DIR [--cell-filter GLOB]"
-#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]"
+#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME] [--compare A:B]..."
 
 /* Errors are one line; help is stdout, so it fits 100 columns. */
 static void usage(const char *why)
@@ -51,11 +55,56 @@ static char *dir_arg(const char *arg)
 	return d;
 }
 
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Whether kernel k is one side of a comparison ("A:B"; none given:
+ * vanilla:patched). */
+static int compared(const char *k, char *const *compares, size_t n)
+{
+	size_t lk = strlen(k);
+
+	if (!n)
+		return !strcmp(k, "vanilla") || !strcmp(k, "patched");
+	for (size_t i = 0; i < n; i++) {
+		const char *sep = strchr(compares[i], ':');
+
+		if (((size_t)(sep - compares[i]) == lk &&
+		     !memcmp(compares[i], k, lk)) || !strcmp(sep + 1, k))
+			return 1;
+	}
+	return 0;
+}
+
+/* A fails= naming no compared kernel would excuse nothing, silently: a
+ * typo, or an entry for a kernel the comparisons lost.  0, or -1 after
+ * one line on stderr. */
+static int check_fails_names(const struct expectations *ex,
+			     char *const *compares, size_t n)
+{
+	for (size_t i = 0; i < ex->differences.n; i++) {
+		const struct expect_entry *e = &ex->differences.v[i];
+
+		if (strcmp(e->fails, "either") && !compared(e->fails, compares, n)) {
+			fprintf(stderr, "acl9p-report: %s:%d: fails=%s: no comparison has that kernel\n",
+				e->file, e->line, e->fails);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *results = NULL, *expected = NULL, *filter = NULL,
 		   *manifest = NULL, *tests = NULL, *cells = NULL,
-		   *flavour = "plain";
+		   *flavour = "plain", *compare = NULL;
+	char **compares = NULL;
+	size_t ncompares = 0, capcmp = 0;
 	for (int i = 1; i < argc; i++) {
 		const char **slot = NULL;
 		const char *a = argv[i], *val = NULL;
@@ -65,9 +114,10 @@ int main(int argc, char **argv)
 		}
 		static const char *const opts[] = { "--results", "--expected",
 						     "--cell-filter", "--manifest",
-						     "--tests", "--cells", "--flavour" };
+						     "--tests", "--cells", "--flavour",
+						     "--compare" };
 		const char **slots[] = { &results, &expected, &filter, &manifest,
-					 &tests, &cells, &flavour };
+					 &tests, &cells, &flavour, &compare };
 		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 			size_t n = strlen(opts[k]);
 			if (!strncmp(a, opts[k], n) && (a[n] == 0 || a[n] == '=')) {
@@ -88,6 +138,17 @@ int main(int argc, char **argv)
 		if (!*val && slot != &tests)
 			usage("empty option value");
 		*slot = val;
+		if (slot == &compare) {
+			const char *sep = strchr(val, ':');
+
+			size_t la = sep ? (size_t)(sep - val) : 0;
+
+			if (!sep || !la || !sep[1] || strchr(sep + 1, ':') ||
+			    (strlen(sep + 1) == la && !memcmp(val, sep + 1, la)))
+				usage("--compare takes A:B, two kernels");
+			grow(&compares, &capcmp, ncompares, sizeof(*compares));
+			compares[ncompares++] = xstrdup(val);
+		}
 	}
 	if (!results || !expected)
 		usage("--results and --expected are required");
@@ -102,6 +163,14 @@ int main(int argc, char **argv)
 	if (expect_load(expected, flavour, &ex)) {
 		free(res);
 		free(exd);
+		free_strv(compares, ncompares);
+		return 2;
+	}
+	if (check_fails_names(&ex, compares, ncompares)) {
+		expect_free(&ex);
+		free(res);
+		free(exd);
+		free_strv(compares, ncompares);
 		return 2;
 	}
 	struct manifest man = { 0 };
@@ -109,6 +178,7 @@ int main(int argc, char **argv)
 		expect_free(&ex);
 		free(res);
 		free(exd);
+		free_strv(compares, ncompares);
 		return 2;
 	}
 	struct run run;
@@ -117,6 +187,7 @@ int main(int argc, char **argv)
 		expect_free(&ex);
 		free(res);
 		free(exd);
+		free_strv(compares, ncompares);
 		return 2;
 	}
 	run_classify(&run, &ex, manifest ? &man : NULL);
@@ -129,7 +200,7 @@ int main(int argc, char **argv)
 		}
 	}
 	struct diff_result diff;
-	diff_run(&run, &ex, &diff);
+	diff_run(&run, &ex, compares, ncompares, &diff);
 
 	int rc = 0;
 	char *md = xasprintf("%s/summary.md", results);
@@ -160,6 +231,7 @@ int main(int argc, char **argv)
 	free(ju);
 	free(ux);
 	diff_free(&diff);
+	free_strv(compares, ncompares);
 	run_free(&run);
 	manifest_free(&man);
 	expect_free(&ex);

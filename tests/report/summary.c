@@ -475,8 +475,8 @@ static void ab_config(FILE *f, const struct diff_result *d, size_t i0,
 	char **out = xcalloc(i1 - i0, sizeof(*out));
 	for (size_t i = i0; i < i1; i++) {
 		const struct difference *x = &d->v[i];
-		out[i - i0] = xasprintf("vanilla=%s patched=%s", outcome_str(x->a),
-					outcome_str(x->b));
+		out[i - i0] = xasprintf("%s=%s %s=%s", x->ka, outcome_str(x->a),
+					x->kb, outcome_str(x->b));
 		size_t l = cols(x->test), o = cols(out[i - i0]);
 		tw = l > tw ? l : tw;
 		ow = o > ow ? o : ow;
@@ -534,19 +534,27 @@ static void ab_config(FILE *f, const struct diff_result *d, size_t i0,
 static void ab_text(FILE *f, const struct diff_result *d,
 		    const char *expected_dir)
 {
-	if (d->pairs == 0) {
-		fprintf(f, "\nA/B differences: no configuration has both a vanilla and a patched cell\n");
-		return;
-	}
-	fprintf(f, "\nA/B differences vanilla vs patched: %zu in %zu configurations, %zu unlisted\n",
-		d->n, d->pairs, d->unlisted);
-	/* a configuration's differences are adjacent (diff_pair adds them) */
-	for (size_t i = 0; i < d->n;) {
-		size_t j = i + 1;
-		while (j < d->n && !strcmp(d->v[j].config, d->v[i].config))
-			j++;
-		ab_config(f, d, i, j, expected_dir);
-		i = j;
+	for (size_t c = 0; c < d->ncmp; c++) {
+		const struct diff_compare *k = &d->cmp[c];
+		size_t end = k->first + k->n;
+
+		/* a comparison whose kernels did not both run says nothing */
+		if (k->pairs == 0) {
+			if (d->ncmp == 1)
+				fprintf(f, "\nA/B differences: no configuration has both a %s and a %s cell\n",
+					k->a, k->b);
+			continue;
+		}
+		fprintf(f, "\nA/B differences %s vs %s: %zu in %zu configurations, %zu unlisted\n",
+			k->a, k->b, k->n, k->pairs, k->unlisted);
+		/* a configuration's differences are adjacent (diff_pair adds them) */
+		for (size_t i = k->first; i < end;) {
+			size_t j = i + 1;
+			while (j < end && !strcmp(d->v[j].config, d->v[i].config))
+				j++;
+			ab_config(f, d, i, j, expected_dir);
+			i = j;
+		}
 	}
 }
 
@@ -709,16 +717,26 @@ int summary_markdown(const char *path, const struct run *r,
 		}
 	}
 
-	fprintf(f, "\n## A/B differences (vanilla vs patched)\n\n");
-	if (!d->pairs)
-		fprintf(f, "No configuration has both a vanilla and a patched cell.\n");
-	else if (!d->n)
-		fprintf(f, "None in %zu configurations.\n", d->pairs);
-	else {
+	for (size_t c = 0; c < d->ncmp; c++) {
+		const struct diff_compare *k = &d->cmp[c];
+
+		if (!k->pairs && d->ncmp > 1)
+			continue;
+		fprintf(f, "\n## A/B differences (%s vs %s)\n\n", k->a, k->b);
+		if (!k->pairs) {
+			fprintf(f, "No configuration has both a %s and a %s cell.\n",
+				k->a, k->b);
+			continue;
+		}
+		if (!k->n) {
+			fprintf(f, "None in %zu configurations.\n", k->pairs);
+			continue;
+		}
 		fprintf(f, "%zu differences in %zu configurations, %zu unlisted.\n\n"
-			"| configuration | test | vanilla | patched | status |\n"
-			"|---|---|---|---|---|\n", d->n, d->pairs, d->unlisted);
-		for (size_t i = 0; i < d->n; i++) {
+			"| configuration | test | %s | %s | status |\n"
+			"|---|---|---|---|---|\n", k->n, k->pairs, k->unlisted,
+			k->a, k->b);
+		for (size_t i = k->first; i < k->first + k->n; i++) {
 			const struct difference *x = &d->v[i];
 			fprintf(f, "| `%s` | `%s` | %s | %s | ", x->config, x->test,
 				outcome_str(x->a), outcome_str(x->b));

@@ -486,6 +486,44 @@ run diff-flavour-plain "$d"
 want_rc diff-flavour-plain 1
 has diff-flavour-plain 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
 
+# --- three kernels, three comparisons (kernel/kernels.conf's compare
+#     lines): each is judged on its own, an entry's fails= names the
+#     kernel that fails and applies wherever that kernel is compared
+d=$(fixture diff-listed)
+cp -r "$d/results/vanilla.qemu-passthrough.user.loose" "$d/results/upstream.qemu-passthrough.user.loose"
+echo 'upstream.* acl9p_roundtrip.acl.fixed_by_patch upstream has the bug too' >"$d/expected/xfail.upstream"
+three=(--compare vanilla:patched --compare upstream:patched --compare vanilla:upstream)
+run three-way "$d" "${three[@]}"
+want_rc three-way 1
+ab_is three-way <<'EOF'
+A/B differences vanilla vs patched: 1 in 1 configurations, 0 unlisted
+  qemu-passthrough.user.loose:
+    acl9p_roundtrip.acl.fixed_by_patch  vanilla=fail patched=pass
+      listed: W/diff-listed/expected/differences:2
+        this is the fix
+A/B differences upstream vs patched: 1 in 1 configurations, 1 unlisted
+  qemu-passthrough.user.loose:
+    acl9p_roundtrip.acl.fixed_by_patch  upstream=fail patched=pass
+      NOT LISTED in W/diff-listed/expected/differences: counts as a failure
+A/B differences vanilla vs upstream: 0 in 1 configurations, 0 unlisted
+EOF
+file_has three-way "$d/results/junit.xml" '<failure message="upstream fail, patched pass"/>'
+echo '*.user.* acl9p_roundtrip.acl.fixed_by_patch fails=upstream upstream lacks the fix' \
+	>>"$d/expected/differences"
+run three-way-listed "$d" "${three[@]}"
+want_rc three-way-listed 0
+has three-way-listed 'A/B differences upstream vs patched: 1 in 1 configurations, 0 unlisted'
+last three-way-listed '4 passed, 0 failed, 0 skipped'
+# a fails= kernel no comparison has is a load error, not an entry that
+# silently excuses nothing
+run three-way-typo "$d" --compare vanilla:patched
+want_rc three-way-typo 2
+load_names three-way-typo 'differences:5: fails=upstream: no comparison has that kernel'
+for bad_cmp in vanilla vanilla: :patched vanilla:vanilla a:b:c; do
+	run "compare-$bad_cmp" "$d" --compare "$bad_cmp"
+	want_rc "compare-$bad_cmp" 2
+done
+
 # --- A/B grouping: per configuration the unlisted first, then one group
 #     per differences line (its reason once, after the last of its tests,
 #     wrapped to 100 columns), interleaved tests regrouped (the fifo line
