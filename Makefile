@@ -5,7 +5,8 @@
 #                the matrix
 #   make check   run the test matrix; the last line counts the results
 #   make shell   boot a guest with the share mounted and a shell
-#   make kernel  build the patched kernel (make kernel-vanilla: vanilla)
+#   make kernel  build the patched kernel (make kernel-NAME: a kernel of
+#                kernel/kernels.conf; make kernels: those of the run)
 #   make guest   build the initramfs (init, tests, getfacl/setfacl) and
 #                build/tests/manifest, the tests every cell must report
 #   make deps    install the Debian packages that are missing
@@ -24,8 +25,10 @@
 #                FUZZ_KERNEL: scripts/fuzz.sh)
 #
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
-# MATRIX=full for every axis), KERNEL=/path/bzImage (test your own kernel,
-# as "custom"), CELL=glob (cells of the set to run, e.g.
+# MATRIX=full for every axis), KERNELS=names (kernels of
+# kernel/kernels.conf to build and run, default those marked
+# run=default, e.g. KERNELS=vanilla,patched,upstream),
+# KERNEL=/path/bzImage (test your own kernel, as "custom"), CELL=glob (cells of the set to run, e.g.
 # CELL='*.diod.user.*'; make shell: one cell name), TESTS=glob (test
 # binaries to run, without the acl9p_ prefix, e.g. TESTS=hostchange),
 # JOBS (cells in parallel, default 2), RACE_MS (how long a race test
@@ -37,14 +40,15 @@ KSFT_DIR := $(B)/linux/vanilla/tools/testing/selftests
 CFLAGS_HOST := -std=gnu11 -O2 -Wall -Wextra -Werror
 
 KERNEL ?=
+KERNELS ?=
 MATRIX ?= default
 CELL ?=
 TESTS ?=
 JOBS ?= 2
 RACE_MS ?=
-export MATRIX KERNEL CELL TESTS JOBS RACE_MS
+export MATRIX KERNEL KERNELS CELL TESTS JOBS RACE_MS
 
-.PHONY: all demo check shell deps kernel kernel-vanilla kernels guest \
+.PHONY: all demo check shell deps kernel kernels guest \
 	tools check-series bite raw-acl-probe wire bench fuzz flaky cover-results clean distclean
 
 all: demo
@@ -52,20 +56,20 @@ all: demo
 deps:
 	@scripts/deps.sh
 
-kernel-vanilla: deps
-	@scripts/kernel-build.sh vanilla
+kernel-%: deps
+	@scripts/kernel-build.sh $*
 
-kernel: deps
-	@scripts/kernel-build.sh patched
+kernel: kernel-patched
 
-# The kernels "make check" compares: vanilla always, patched once
-# kernel/patches/series lists patches; none with KERNEL=.
+# The kernels "make check" compares (scripts/kernel-list.sh run: KERNELS=,
+# else those kernel/kernels.conf marks run=default; a series kernel whose
+# series lists no patch is left out); none with KERNEL=.
 kernels: deps
 	@if [ -z "$(KERNEL)" ]; then \
 		export ACL9P_KERNEL_FLAVOUR=$$(scripts/matrix-flavour.sh "$(MATRIX)") && \
-		scripts/kernel-build.sh vanilla && \
-		if scripts/series-available.sh; then scripts/kernel-build.sh patched; \
-		else echo "acl9p: kernel/patches/series lists no patch: vanilla only"; fi; \
+		for k in $$(scripts/kernel-list.sh run); do \
+			scripts/kernel-build.sh $$k || exit 1; \
+		done; \
 	fi
 
 tools: deps

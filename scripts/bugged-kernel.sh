@@ -7,6 +7,7 @@
 # usage: bugged-kernel.sh PATCH OUT.bzImage
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/kernels.sh"
 
 patch=$(readlink -f "${1:?usage: bugged-kernel.sh PATCH OUT.bzImage}")
 out=${2:?usage: bugged-kernel.sh PATCH OUT.bzImage}
@@ -16,12 +17,13 @@ obj=$ACL9P_BUILD/obj/bite
 mkdir -p "$ACL9P_BUILD/logs" "$(dirname "$out")"
 
 "$ACL9P_TOP/scripts/kernel-src.sh" patched
-base=$(git -C "$ACL9P_BUILD/linux/patched" rev-parse HEAD)
-ensure_worktree "$wt" "$base"
+base=$(git -C "$(kernel_tree patched)" rev-parse HEAD)
+ensure_worktree "$(kernel_repo patched)" "$wt" "$base"
 kbuild_env
 git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$base"
 git -C "$wt" apply "$patch" || die "bugged-kernel: $name does not apply to the series"
-"$ACL9P_TOP/scripts/kernel-config.sh" "$wt" "$obj" "$ACL9P_TOP/kernel/config/acl9p.config"
+# shellcheck disable=SC2046 # one fragment per line
+"$ACL9P_TOP/scripts/kernel-config.sh" "$wt" "$obj" $(kernel_fragments patched)
 # kbuild_bzimage: one bug after another in the same objects, and two
 # bugs whose kernels compress to the same size were one kernel through
 # ccache's piggy.o.

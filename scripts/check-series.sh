@@ -1,34 +1,41 @@
 #!/bin/bash
 # Prove the series bisectable and warning-neutral:
-#  1. every prefix of kernel/patches/series builds bzImage with the rig's
-#     configuration (one commit per patch, refs/acl9p/step/NNNN, checked
-#     out in turn in build/linux/series so each step rebuilds only what
-#     its patch touched);
+#  1. every prefix of the kernel's series builds bzImage with the rig's
+#     configuration (one commit per patch, refs/acl9p/KERNEL/step/NNNN,
+#     checked out in turn in build/linux/series-KERNEL so each step
+#     rebuilds only what its patch touched);
 #  2. with kernel/config/wide.config (every subsystem the series touches),
 #     the directories the series changes compile with the full series and
-#     with vanilla, and the patched build has no warning vanilla lacks;
+#     with the source as shipped, and the series adds no warning;
 #  3. scripts/checkpatch.pl reports no error on any patch.
 # Logs: build/logs/series-*.log; a summary table on stdout.
 #
+# usage: check-series.sh [KERNEL]   a kernel of kernel/kernels.conf with
+# a series (default patched).
 # Environment: ACL9P_SERIES_STEPS=0 skips step 1, ACL9P_SERIES_WIDE=0
 # skips step 2.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/kernels.sh"
 
-"$ACL9P_TOP/scripts/series-available.sh" ||
-	die "check-series: kernel/patches/series lists no patch"
-"$ACL9P_TOP/scripts/kernel-src.sh" patched
+name=${1:-patched}
+series_dir=$(kernel_series "$name")
+[ -n "$series_dir" ] || die "check-series: $name has no series"
+[ -n "$(kernel_patches "$name")" ] ||
+	die "check-series: $series_dir/series lists no patch"
+"$ACL9P_TOP/scripts/kernel-src.sh" "$name"
 
-repo=$ACL9P_BUILD/linux/vanilla
-wt=$ACL9P_BUILD/linux/series
+repo=$(kernel_repo "$name")
+wt=$ACL9P_BUILD/linux/series-$name
+frags=$(kernel_fragments "$name" | tr '\n' ' ')
 logs=$ACL9P_BUILD/logs
 mkdir -p "$logs"
 # The summary also goes to a file, for scripts/cover-results.sh.
-exec > >(tee "$logs/series-summary.log")
+exec > >(tee "$logs/series-summary-$name.log")
 fail=0
 kbuild_env
 
-ensure_worktree "$wt" pristine
+ensure_worktree "$repo" "$wt" pristine
 
 # build SRC OBJ LOG FRAGMENTS TARGETS...: configure and build; prints
 # secs.  The target bzImage goes through kbuild_bzimage (the image must
@@ -61,13 +68,13 @@ if [ "${ACL9P_SERIES_STEPS:-1}" != 0 ]; then
 echo "== step builds (tinyconfig + acl9p.config)"
 printf '%-5s %-60s %6s %s\n' step patch secs result
 total0=$(date +%s)
-for ref in $(git -C "$repo" for-each-ref --format='%(refname)' refs/acl9p/step); do
+for ref in $(git -C "$repo" for-each-ref --format='%(refname)' "refs/acl9p/$name/step"); do
 	n=${ref##*/}
 	subj=$(git -C "$repo" log -1 --format=%s "$ref")
 	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$ref"
 	log=$logs/series-step-$n.log
-	if secs=$(build "$wt" "$ACL9P_BUILD/obj/series" "$log" \
-		"$ACL9P_TOP/kernel/config/acl9p.config" bzImage); then
+	if secs=$(build "$wt" "$ACL9P_BUILD/obj/series-$name" "$log" \
+		"$frags" bzImage); then
 		res=ok
 	else
 		res="FAILED ($log)"
@@ -79,13 +86,13 @@ echo "steps built in $(( $(date +%s) - total0 )) s"
 else
 	# The wide build needs the series worktree at the last step.
 	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach \
-		"$(git -C "$repo" for-each-ref --format='%(refname)' refs/acl9p/step | tail -n 1)"
+		"$(git -C "$repo" for-each-ref --format='%(refname)' "refs/acl9p/$name/step" | tail -n 1)"
 fi
 
 echo "== checkpatch"
-for p in $(sed -e 's/#.*//' "$ACL9P_TOP/kernel/patches/series" | grep -v '^[[:space:]]*$'); do
+for p in $(kernel_patches "$name"); do
 	out=$("$wt/scripts/checkpatch.pl" --no-tree --terse --show-types \
-		"$ACL9P_TOP/kernel/patches/$p" 2>&1 || true)
+		"$series_dir/$p" 2>&1 || true)
 	e=$(printf '%s\n' "$out" | grep -c ': ERROR:' || true)
 	w=$(printf '%s\n' "$out" | grep -c ': WARNING:' || true)
 	c=$(printf '%s\n' "$out" | grep -c ': CHECK:' || true)
@@ -104,23 +111,23 @@ if [ "${ACL9P_SERIES_WIDE:-1}" != 0 ]; then
 		grep -E '\.[ch]$' | grep -vE '^(include|Documentation|tools)/' |
 		cut -d/ -f1 | sort -u | sed 's#$#/#' | tr '\n' ' ')
 	echo "== wide build: $dirs"
-	# build/linux/vanilla is the pristine tree; the series worktree is
-	# at the last step after the loop above.
-	for v in vanilla patched; do
+	# The repository's own tree is the source as shipped (pristine); the
+	# series worktree is at the last step after the loop above.
+	for v in base series; do
 		src=$repo
-		[ $v = vanilla ] || src=$wt
-		log=$logs/series-wide-$v.log
+		[ $v = base ] || src=$wt
+		log=$logs/series-wide-$name-$v.log
 		# shellcheck disable=SC2086 # directory targets split on purpose
-		if secs=$(build "$src" "$ACL9P_BUILD/obj/wide-$v" "$log" \
-			"$ACL9P_TOP/kernel/config/acl9p.config $wide" $dirs); then
+		if secs=$(build "$src" "$ACL9P_BUILD/obj/wide-$name-$v" "$log" \
+			"$frags $wide" $dirs); then
 			echo "wide $v: built in $secs s, $(warnings "$log" | wc -l) distinct warnings"
 		else
 			echo "wide $v: FAILED after $secs s ($log)"
 			fail=1
 		fi
 	done
-	new=$(comm -13 <(warnings "$logs/series-wide-vanilla.log") \
-		<(warnings "$logs/series-wide-patched.log"))
+	new=$(comm -13 <(warnings "$logs/series-wide-$name-base.log") \
+		<(warnings "$logs/series-wide-$name-series.log"))
 	if [ -n "$new" ]; then
 		echo "new warnings with the series:"
 		printf '  %s\n' "$new"

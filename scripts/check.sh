@@ -3,7 +3,8 @@
 # at a time, then hand the results to acl9p-report, whose last line
 # counts them and whose exit status is ours.
 #
-# Environment: MATRIX (the set, default "default"), KERNEL (a bzImage
+# Environment: MATRIX (the set, default "default"), KERNELS (kernels of
+# kernel/kernels.conf, default those marked run=default), KERNEL (a bzImage
 # to test as "custom" instead of the rig's kernels; ACL9P_KERNEL_LABEL
 # names it otherwise: make bite judges a bugged kernel as "patched",
 # by the lists of the series), ACL9P_RESULTS (where the cells' results
@@ -15,6 +16,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/matrix.sh"
+. "$ACL9P_TOP/scripts/kernels.sh"
 
 set_name=${MATRIX:-default}
 filter=${CELL:-*}
@@ -41,18 +43,23 @@ results=${ACL9P_RESULTS:-$ACL9P_BUILD/results$sfx}
 case $results in /*) ;; *) results=$PWD/$results ;; esac
 
 declare -A kernels=()
+order=()
 if [ -n "${KERNEL:-}" ]; then
 	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
-	kernels[${ACL9P_KERNEL_LABEL:-custom}]=$(readlink -f "$KERNEL")
+	order=("${ACL9P_KERNEL_LABEL:-custom}")
+	kernels[${order[0]}]=$(readlink -f "$KERNEL")
 else
-	kernels[vanilla]=$ACL9P_BUILD/kernels/vanilla$sfx.bzImage
-	if "$ACL9P_TOP/scripts/series-available.sh"; then
-		kernels[patched]=$ACL9P_BUILD/kernels/patched$sfx.bzImage
-	fi
+	# kernel/kernels.conf: KERNELS=, else the kernels marked run=default
+	read -r -a order <<<"$(kernels_run | tr '\n' ' ')"
+	[ ${#order[@]} -gt 0 ] || die "check: no kernel to run"
+	for k in "${order[@]}"; do
+		kernels[$k]=$ACL9P_BUILD/kernels/$k$sfx.bzImage
+		[ -r "${kernels[$k]}" ] || die "check: ${kernels[$k]#"$ACL9P_TOP"/} missing (run: make kernels KERNELS=${order[*]})"
+	done
 fi
 
 cells=()
-all=$(matrix_cells "$set_name" $(printf '%s\n' "${!kernels[@]}" | sort -r))
+all=$(matrix_cells "$set_name" "${order[@]}")
 for cell in $all; do
 	# shellcheck disable=SC2053 # glob match on purpose
 	[[ $cell == $filter ]] && cells+=("$cell")
@@ -147,7 +154,12 @@ note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
 # Standard KTAP, as the kernel's own parser reads it (status: ktap_errors).
 "$ACL9P_TOP/tests/rig/kunit-parse.sh" "${cells[@]/#/$results/}"
 
+# The comparisons of kernel/kernels.conf, every one: the lists' fails=
+# names are checked against them; one whose kernels did not both run
+# reports nothing.
+compare=()
+while read -r a b; do compare+=(--compare "$a:$b"); done < <(kernel_compares)
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
 	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter" \
 	--cells "$results/cells.list" --manifest "$ACL9P_BUILD/tests/manifest" \
-	--tests "${TESTS:-}" --flavour "${flavour:-plain}"
+	--tests "${TESTS:-}" --flavour "${flavour:-plain}" "${compare[@]}"

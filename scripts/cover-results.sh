@@ -2,7 +2,7 @@
 # Regenerate the "Results" section of kernel/patches/0000-cover-letter.patch
 # from the last real runs: the matrix of build/results/summary.md (make
 # check) as patched-versus-vanilla rows, and the step/warning/checkpatch
-# lines of build/logs/series-summary.log (make check-series) when there.
+# lines of build/logs/series-summary-patched.log (make check-series) when there.
 # The section runs from the line "Results" to the line before "acl9p (".
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +10,7 @@ set -eu
 
 cover=$ACL9P_TOP/kernel/patches/0000-cover-letter.patch
 summary=$ACL9P_BUILD/results/summary.md
-series_log=$ACL9P_BUILD/logs/series-summary.log
+series_log=$ACL9P_BUILD/logs/series-summary-patched.log
 [ -f "$summary" ] || die "cover-results: $summary missing (run: make check)"
 grep -q '^Results$' "$cover" || die "cover-results: no Results section in the cover letter"
 # A partial run (make check CELL=... or TESTS=...) would read as the

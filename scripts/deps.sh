@@ -4,8 +4,12 @@
 # at once, so every make target can depend on it.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/kernels.sh"
 
-pkgs="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
+# The source packages of the kernels the run builds (kernel/kernels.conf,
+# KERNELS=), then the rig's tools.
+kernel_pkgs=$(for k in $(kernels_run 2>/dev/null); do kernel_get "$k" source; done | sort -u)
+pkgs="$kernel_pkgs gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
 libcap-ng-dev busybox-static xz-utils git python3 e2fsprogs gnuplot-nox"
 

@@ -1,8 +1,9 @@
 #!/bin/bash
-# Configure and build one kernel variant out of tree, with ccache:
-#   build/linux/VARIANT/acl9p-obj[-FLAVOUR]  kbuild object directory
-#   build/kernels/VARIANT[-FLAVOUR].bzImage  the result, replaced only when it changed
-#                                            (ACL9P_KERNEL_OUT: elsewhere)
+# Configure and build one kernel of kernel/kernels.conf out of tree,
+# with ccache:
+#   build/linux/NAME/acl9p-obj[-FLAVOUR]  kbuild object directory
+#   build/kernels/NAME[-FLAVOUR].bzImage  the result, replaced only when it changed
+#                                         (ACL9P_KERNEL_OUT: elsewhere)
 # A second run with nothing changed only re-runs kbuild's checks.
 #
 # The object directory sits directly inside the source tree because
@@ -18,16 +19,17 @@
 # posix_acl.h compile again.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/kernels.sh"
 
-variant=${1:?usage: kernel-build.sh vanilla|patched}
+variant=${1:?usage: kernel-build.sh KERNEL [MAKE ARGS] (kernel/kernels.conf: $(kernels_all | tr '\n' ' '))}
 shift
 # A flavour (ACL9P_KERNEL_FLAVOUR=debug) is the same source with one
 # more fragment, kernel/config/FLAVOUR.config, built beside the plain
-# kernel as VARIANT-FLAVOUR.
+# kernel as NAME-FLAVOUR.
 flavour=${ACL9P_KERNEL_FLAVOUR:-}
 name=$variant${flavour:+-$flavour}
-frags=${ACL9P_CONFIG_FRAGMENTS:-$ACL9P_TOP/kernel/config/acl9p.config${flavour:+ $ACL9P_TOP/kernel/config/$flavour.config}}
-src=$ACL9P_BUILD/linux/$variant
+frags=${ACL9P_CONFIG_FRAGMENTS:-$(kernel_fragments "$variant" "$flavour" | tr '\n' ' ')}
+src=$(kernel_tree "$variant")
 obj=$src/acl9p-obj${flavour:+-$flavour}
 out=${ACL9P_KERNEL_OUT:-$ACL9P_BUILD/kernels/$name.bzImage}
 log=$ACL9P_BUILD/logs/kernel-$name.log
@@ -39,7 +41,7 @@ mkdir -p "${out%/*}" "${log%/*}"
 mkdir -p "$obj"
 # Keep the object directories out of git status of both trees (the
 # worktree shares the repository's info/exclude).
-exclude=$ACL9P_BUILD/linux/vanilla/.git/info/exclude
+exclude=$(kernel_repo "$variant")/.git/info/exclude
 grep -qxF '/acl9p-obj*/' "$exclude" 2>/dev/null || {
 	mkdir -p "${exclude%/*}"; echo '/acl9p-obj*/' >>"$exclude"; }
 # Configuring costs seconds (tinyconfig in a scratch dir): skip it when

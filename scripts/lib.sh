@@ -61,14 +61,15 @@ kbuild_bzimage() {
 	}
 }
 
-# ensure_worktree DIR COMMIT: a detached worktree of the kernel repo at
-# DIR (created at COMMIT when missing; left where it is otherwise).
+# ensure_worktree REPO DIR COMMIT: a detached worktree of the kernel
+# repository REPO at DIR (created at COMMIT when missing; left where it
+# is otherwise).
 ensure_worktree() {
-	local repo=$ACL9P_BUILD/linux/vanilla
-	[ -e "$1/.git" ] && return 0
-	rm -rf "$1"
+	local repo=$1
+	[ -e "$2/.git" ] && return 0
+	rm -rf "$2"
 	git -C "$repo" worktree prune
-	git -C "$repo" worktree add -q --detach "$1" "$2"
+	git -C "$repo" worktree add -q --detach "$2" "$3"
 }
 
 # pick_kernel: sets kernel and label for a single boot (demo, shell):

@@ -19,6 +19,7 @@
 #                                auxiliary mounts); run it in $(...)
 
 ACL9P_MATRIX=${ACL9P_MATRIX:-$ACL9P_TOP/tests/matrix.conf}
+declare -F kernels_all >/dev/null || . "$ACL9P_TOP/scripts/kernels.sh"
 
 declare -a M_AXES=()
 declare -A M_VALUES=() M_OPT=() M_FLAGS=() M_SET=() M_FLAVOUR=() M_FLAVOUR_BOOT=()
@@ -45,6 +46,11 @@ matrix_load() {
 		esac
 	done < <(sed 's/[[:space:]]*#.*//' "$ACL9P_MATRIX")
 	[ ${#M_AXES[@]} -gt 0 ] || die "matrix: no axes line in $ACL9P_MATRIX"
+	# The kernel axis' values are the kernels of kernel/kernels.conf.
+	[ -z "${M_VALUES[kernel]:-}" ] ||
+		die "matrix: kernels are defined in kernel/kernels.conf, not by value lines"
+	M_VALUES[kernel]=$(kernels_all | tr '\n' ' ')
+	M_VALUES[kernel]=${M_VALUES[kernel]% }
 }
 
 # _matrix_has AXIS VALUE

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Succeeds when kernel/patches/series names at least one patch.
+# Succeeds when the series kernel "patched" (kernel/kernels.conf) names
+# at least one patch.
 set -eu
 . "$(dirname "$0")/lib.sh"
-series=$ACL9P_TOP/kernel/patches/series
-[ -f "$series" ] && sed 's/#.*//' "$series" | grep -q '[^[:space:]]'
+. "$ACL9P_TOP/scripts/kernels.sh"
+[ -n "$(kernel_patches patched)" ]

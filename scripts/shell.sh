@@ -13,10 +13,9 @@ cell=${1:-}
 [ -n "$cell" ] || cell=$(matrix_cells default "$label" | head -n 1)
 matrix_cell "$cell"
 if [ -z "${KERNEL:-}" ]; then
-	case $c_kernel in
-	vanilla | patched) "$ACL9P_TOP/scripts/kernel-build.sh" "$c_kernel" ;;
-	*) die "shell: kernel '$c_kernel' of cell $cell is not built by the rig (KERNEL=path for your own)" ;;
-	esac
+	kernel_known "$c_kernel" ||
+		die "shell: kernel '$c_kernel' of cell $cell is not in kernel/kernels.conf (KERNEL=path for your own)"
+	"$ACL9P_TOP/scripts/kernel-build.sh" "$c_kernel"
 	kernel=$ACL9P_BUILD/kernels/$c_kernel.bzImage
 fi
 exec "$ACL9P_TOP/scripts/boot.sh" --kernel "$kernel" --cell "$cell" \
