@@ -13,7 +13,8 @@
 # usage: check-series.sh [KERNEL]   a kernel of kernel/kernels.conf with
 # a series (default patched).
 # Environment: ACL9P_SERIES_STEPS=0 skips step 1, ACL9P_SERIES_WIDE=0
-# skips step 2.
+# skips step 2; ACL9P_SERIES_KEEP=DIR keeps each step's bzImage as
+# DIR/KERNEL-step-NNNN.bzImage, to boot the series patch by patch.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/kernels.sh"
@@ -72,10 +73,15 @@ for ref in $(git -C "$repo" for-each-ref --format='%(refname)' "refs/acl9p/$name
 	n=${ref##*/}
 	subj=$(git -C "$repo" log -1 --format=%s "$ref")
 	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$ref"
-	log=$logs/series-step-$n.log
+	log=$logs/series-$name-step-$n.log
 	if secs=$(build "$wt" "$ACL9P_BUILD/obj/series-$name" "$log" \
 		"$frags" bzImage); then
 		res=ok
+		if [ -n "${ACL9P_SERIES_KEEP:-}" ]; then
+			mkdir -p "$ACL9P_SERIES_KEEP"
+			cp "$ACL9P_BUILD/obj/series-$name/arch/x86/boot/bzImage" \
+				"$ACL9P_SERIES_KEEP/$name-step-$n.bzImage"
+		fi
 	else
 		res="FAILED ($log)"
 		fail=1
