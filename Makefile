@@ -11,6 +11,7 @@
 #                build/tests/manifest, the tests every cell must report
 #   make deps    install the Debian packages that are missing
 #   make check-series  bisectability, warnings and checkpatch of the series
+#                (SERIES=NAME: another series kernel, e.g. upstream-fixed)
 #   make bite    put known bugs into the ACL code, see which tests catch them
 #   make raw-acl-probe  in-kernel callers of the raw xattr path for ACL
 #                names on ACL api inodes, found by a WARN_ONCE run
@@ -122,8 +123,9 @@ demo: deps guest
 shell: deps guest
 	@scripts/shell.sh $(CELL)
 
+SERIES ?= patched
 check-series: deps
-	@scripts/check-series.sh
+	@scripts/check-series.sh $(SERIES)
 
 # Rewrite the Results section of the cover letter from the last runs.
 cover-results:
