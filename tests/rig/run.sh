@@ -3,6 +3,9 @@
 # be able to say "failed".  Run by "make check" before the matrix.
 #   - acl9p-report's selftest (fixture result trees);
 #   - kernel-config.sh rejects an option that does not survive Kconfig;
+#   - make flaky's judge calls the series worse on a planted race rate,
+#     and not on chance, the other direction, or within Holm's margin
+#     (flaky-judge.sh);
 #   - a rebuilt bzImage carries the vmlinux just built, also when the
 #     compressed size did not change (stale-bzimage.sh);
 #   - boot.sh kills a VM that runs over its wall-clock limit and fails
@@ -44,6 +47,12 @@ if VALGRIND=${VALGRIND:-0} "$ACL9P_TOP/tests/report/selftest/run.sh" >"$tmp/repo
 	ok "acl9p-report selftest ($(tail -n 1 "$tmp/report.log"))"
 else
 	bad "acl9p-report selftest"; tail -n 20 "$tmp/report.log"
+fi
+
+if "$ACL9P_TOP/tests/rig/flaky-judge.sh" >"$tmp/flaky.log" 2>&1; then
+	ok "$(tail -n 1 "$tmp/flaky.log")"
+else
+	bad "$(tail -n 1 "$tmp/flaky.log")"; grep -v '^ok' "$tmp/flaky.log"
 fi
 
 echo 'CONFIG_ACL9P_NO_SUCH_OPTION=y' >"$tmp/bogus.config"
