@@ -918,6 +918,33 @@ void run_classify(struct run *r, struct expectations *ex,
 	}
 }
 
+static void mark_list(const struct run *r, struct expect_list *l, int diff)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct expect_entry *e = &l->v[i];
+		int hit = 0;
+
+		for (size_t j = 0; j < r->n && !hit; j++) {
+			const struct cell *c = &r->v[j];
+
+			if (!diff)
+				hit = expect_cell_matches(e->cell_glob, c->name);
+			else
+				hit = (!strcmp(e->fails, "either") ||
+				       !strcmp(e->fails, c->kernel)) &&
+				      expect_cell_matches(e->cell_glob, c->config);
+		}
+		e->unreachable = !hit;
+	}
+}
+
+void run_mark_reachable(const struct run *r, struct expectations *ex)
+{
+	mark_list(r, &ex->xfail, 0);
+	mark_list(r, &ex->skip, 0);
+	mark_list(r, &ex->differences, 1);
+}
+
 /* The lines test_caused() matches, of every listed failure: what a
  * maintainer turns into cause= words (ACL9P_REPORT_DUMP_CAUSES=FILE). */
 void run_dump_causes(const struct run *r, FILE *f)

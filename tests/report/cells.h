@@ -58,6 +58,11 @@ void run_dump_causes(const struct run *r, FILE *f);
 
 void run_classify(struct run *r, struct expectations *ex,
 		  const struct manifest *m);
+/* Marks the entries that name no cell of the run unreachable: an entry
+ * for a kernel the run did not boot is not stale.  A differences entry
+ * is reachable where its kernel (any, for fails=either) has a cell of
+ * its configurations. */
+void run_mark_reachable(const struct run *r, struct expectations *ex);
 /* Every unexpected result (FAIL, XPASS, a boot failure as "(boot)"), one
  * a line: cell, test, verdict, "flaky" when a flaky: entry names the
  * test there (else "-"), reason; tab-separated, for scripts (make bite). */

@@ -31,6 +31,8 @@ struct expect_entry {
 	int flaky;    /* reason starts with "flaky:": a pass is fine too */
 	char *fails;  /* differences only: "fails=" kernel, "either" */
 	unsigned used;/* matched something this run */
+	int unreachable; /* no cell of the run is one it names (another
+			  * kernel's entry): not reported as unused */
 };
 
 struct expect_list {

@@ -191,6 +191,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run_classify(&run, &ex, manifest ? &man : NULL);
+	run_mark_reachable(&run, &ex);
 	const char *dump = getenv("ACL9P_REPORT_DUMP_CAUSES");
 	if (dump && *dump) {
 		FILE *df = fopen(dump, "w");

@@ -300,6 +300,8 @@ static void unused_entries(FILE *f, const struct expect_list *l, int md)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct expect_entry *e = &l->v[i];
+		if (e->unreachable)
+			continue;
 		if (e->used) {
 			unused_causes(f, e, md);
 			continue;
@@ -322,6 +324,8 @@ static size_t list_unused(const struct expect_list *l)
 	size_t n = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct expect_entry *e = &l->v[i];
+		if (e->unreachable)
+			continue;
 		if (!e->used) {
 			n++;
 			continue;
