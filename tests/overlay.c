@@ -36,7 +36,9 @@ static const char *WORKDEF = "u::rwx,u:1002:rwx,g::r-x,m::rwx,o::r-x";
  * server, and overlayfs refuses such a filesystem as its upper layer
  * (ovl_dentry_remote(): "not supported as upperdir", EINVAL).  Read from
  * the share's super options in /proc/self/mountinfo: 6.1 shows the mode
- * as a bare "loose" or "fscache", later kernels as cache=.
+ * as a bare "loose" or "fscache"; from 6.6 cache= is a bit mask printed
+ * in hex (loose is 0xf, fscache 0x8f), and the cached dentry operations
+ * come with its CACHE_META (0x2) or CACHE_LOOSE (0x8) bit.
  */
 static bool share_revalidates(void)
 {
@@ -66,9 +68,12 @@ static bool share_revalidates(void)
 		if (strcmp(w[dash + 1], "9p"))
 			continue;
 		for (opt = strtok_r(w[dash + 3], ",", &save); opt && !found;
-		     opt = strtok_r(NULL, ",", &save))
+		     opt = strtok_r(NULL, ",", &save)) {
 			for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 				found |= !strcmp(opt, modes[i]);
+			if (!strncmp(opt, "cache=0x", 8))
+				found |= (strtoul(opt + 8, NULL, 16) & 0xa) != 0;
+		}
 	}
 	fclose(f);
 	return found;
