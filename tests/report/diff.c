@@ -43,16 +43,26 @@ static const struct test **sorted(const struct cell *c)
 	return v;
 }
 
+/* pass, then skip, then a failure or a test the cell never reported */
+static int badness(enum outcome o)
+{
+	return o == O_PASS ? 0 : o == O_SKIP ? 1 : 2;
+}
+
 /*
- * Which kernel "fails": the one that did not pass (a failure, or a test
- * its cell never reported, or a skip) where the other passed; NULL for
- * another pair of outcomes.
+ * Which kernel "fails": the one whose outcome is worse, a skip where the
+ * other passed, a failure (or a test its cell never reported) where the
+ * other passed or skipped; NULL for a failure against a missing test.
+ * A test that one kernel skips for a feature it lacks and the other
+ * fails is the other's failure.
  */
 static const char *failing(const struct difference *x)
 {
-	if (x->a != O_PASS && x->b == O_PASS)
+	int a = badness(x->a), b = badness(x->b);
+
+	if (a > b)
 		return x->ka;
-	if (x->a == O_PASS && x->b != O_PASS)
+	if (b > a)
 		return x->kb;
 	return NULL;
 }

@@ -486,6 +486,18 @@ run diff-flavour-plain "$d"
 want_rc diff-flavour-plain 1
 has diff-flavour-plain 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
 
+# a failure against a skip is the failing kernel's (one kernel skips for
+# a feature it lacks, the other fails): fails=vanilla takes it
+d=$(fixture diff-listed)
+sed -i 's/^    ok 2 acl.fixed_by_patch$/    ok 2 acl.fixed_by_patch # SKIP no such feature/' \
+	"$d/results/patched.qemu-passthrough.user.loose/ktap.txt"
+run diff-fail-skip "$d"
+has diff-fail-skip 'A/B differences vanilla vs patched: 1 in 1 configurations, 0 unlisted'
+has diff-fail-skip 'acl9p_roundtrip.acl.fixed_by_patch  vanilla=fail patched=skip'
+sed -i 's/acl.fixed_by_patch fails=vanilla/acl.fixed_by_patch fails=patched/' "$d/expected/differences"
+run diff-fail-skip-other "$d"
+has diff-fail-skip-other 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
+
 # --- three kernels, three comparisons (kernel/kernels.conf's compare
 #     lines): each is judged on its own, an entry's fails= names the
 #     kernel that fails and applies wherever that kernel is compared
