@@ -158,7 +158,7 @@ note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
 # names are checked against them; one whose kernels did not both run
 # reports nothing.
 compare=()
-while read -r a b; do compare+=(--compare "$a:$b"); done < <(kernel_compares)
+while read -r a b x; do compare+=(--compare "$a:$b${x:+:$x}"); done < <(kernel_compares)
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
 	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter" \
 	--cells "$results/cells.list" --manifest "$ACL9P_BUILD/tests/manifest" \

@@ -5,7 +5,8 @@
 #   kernel-list.sh run        the kernels a run builds and boots
 #                             (KERNELS=, else those marked run=default)
 #   kernel-list.sh all        every defined kernel
-#   kernel-list.sh compares   "A B" per compare line
+#   kernel-list.sh compares   "A B" per compare line ("A B across" for
+#                             kernels of different sources)
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/kernels.sh"

@@ -17,7 +17,8 @@
 #   kernel_patches NAME        the patch files its series names, in order
 #   kernel_fragments NAME [FLAVOUR]
 #                              its config fragments (absolute), in order
-#   kernel_compares            print "A B" for each compare line
+#   kernel_compares            print "A B" for each compare line, "A B
+#                              across" for kernels of different sources
 
 ACL9P_KERNELS=${ACL9P_KERNELS:-$ACL9P_TOP/kernel/kernels.conf}
 
@@ -161,6 +162,14 @@ kernels_run() {
 }
 
 kernel_compares() {
+	local c a b
 	kernels_load
-	[ ${#K_COMPARES[@]} -eq 0 ] || printf '%s\n' "${K_COMPARES[@]}"
+	for c in "${K_COMPARES[@]}"; do
+		read -r a b <<<"$c"
+		if [ "$(kernel_get "$a" source)" = "$(kernel_get "$b" source)" ]; then
+			echo "$a $b"
+		else
+			echo "$a $b across"
+		fi
+	done
 }

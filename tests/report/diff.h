@@ -6,6 +6,8 @@
 
 #include "cells.h"
 
+#include <stdbool.h>
+
 enum outcome { O_ABSENT, O_PASS, O_FAIL, O_SKIP };
 
 struct difference {
@@ -19,6 +21,7 @@ struct difference {
 /* One comparison: its differences are d->v[first..first+n) */
 struct diff_compare {
 	const char *a, *b; /* borrowed: kernel names */
+	bool across;       /* different sources: see diff.c */
 	size_t pairs;      /* configurations that had both kernels */
 	size_t first, n, unlisted;
 };
@@ -32,7 +35,8 @@ struct diff_result {
 	size_t unlisted;
 };
 
-/* compares: "A:B" strings, kept borrowed; none: vanilla:patched */
+/* compares: "A:B" or "A:B:across" strings, cut at the colons (they
+ * stay borrowed); none: vanilla:patched */
 void diff_run(const struct run *r, struct expectations *ex,
 	      char *const *compares, size_t ncompares, struct diff_result *d);
 void diff_free(struct diff_result *d);

@@ -2,7 +2,7 @@
  *
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
  *       [--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]
- *       [--compare A:B]...
+ *       [--compare A:B[:across]]...
  *
  * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status} (and
  * traffic.tsv, the 9P requests per test, where there is one), applies
@@ -18,7 +18,10 @@
  * to runs of that flavour.  --compare: a comparison of the A/B
  * differential, kernel B's cells against kernel A's (repeatable; none:
  * vanilla:patched); a differences entry's fails= must name a kernel of
- * one of them, or either.
+ * one of them, or either.  A:B:across compares kernels of different
+ * sources: there a difference whose failing side is that kernel's own
+ * expected failure or skip (an entry not naming the other's cell)
+ * needs no differences entry (diff.c says why).
  * Paths it prints are relative to the cwd when they lie below it.
  * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
 #include "cells.h"
@@ -35,7 +38,7 @@
 #include <string.h>
 
 #define USAGE1 "acl9p-report --results R --expected DIR [--cell-filter GLOB]"
-#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME] [--compare A:B]..."
+#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME] [--compare A:B[:across]]..."
 
 /* Errors are one line; help is stdout, so it fits 100 columns. */
 static void usage(const char *why)
@@ -62,8 +65,8 @@ static void free_strv(char **v, size_t n)
 	free(v);
 }
 
-/* Whether kernel k is one side of a comparison ("A:B"; none given:
- * vanilla:patched). */
+/* Whether kernel k is one side of a comparison ("A:B" or "A:B:across";
+ * none given: vanilla:patched). */
 static int compared(const char *k, char *const *compares, size_t n)
 {
 	size_t lk = strlen(k);
@@ -73,8 +76,12 @@ static int compared(const char *k, char *const *compares, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const char *sep = strchr(compares[i], ':');
 
+		const char *end = strchr(sep + 1, ':');
+		size_t lb = end ? (size_t)(end - sep - 1) : strlen(sep + 1);
+
 		if (((size_t)(sep - compares[i]) == lk &&
-		     !memcmp(compares[i], k, lk)) || !strcmp(sep + 1, k))
+		     !memcmp(compares[i], k, lk)) ||
+		    (lb == lk && !memcmp(sep + 1, k, lk)))
 			return 1;
 	}
 	return 0;
@@ -140,12 +147,15 @@ int main(int argc, char **argv)
 		*slot = val;
 		if (slot == &compare) {
 			const char *sep = strchr(val, ':');
-
+			const char *third = sep ? strchr(sep + 1, ':') : NULL;
 			size_t la = sep ? (size_t)(sep - val) : 0;
+			size_t lb = !sep ? 0 : third ? (size_t)(third - sep - 1) :
+					   strlen(sep + 1);
 
-			if (!sep || !la || !sep[1] || strchr(sep + 1, ':') ||
-			    (strlen(sep + 1) == la && !memcmp(val, sep + 1, la)))
-				usage("--compare takes A:B, two kernels");
+			if (!sep || !la || !lb ||
+			    (third && strcmp(third, ":across")) ||
+			    (lb == la && !memcmp(val, sep + 1, la)))
+				usage("--compare takes A:B or A:B:across, two kernels");
 			grow(&compares, &capcmp, ncompares, sizeof(*compares));
 			compares[ncompares++] = xstrdup(val);
 		}

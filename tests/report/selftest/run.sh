@@ -549,6 +549,54 @@ for bad_cmp in vanilla vanilla: :patched vanilla:vanilla a:b:c; do
 	want_rc "compare-$bad_cmp" 2
 done
 
+# --- across sources (kernels.conf compares of different source packages,
+#     "A:B:across"): a difference whose failing side is that kernel's own
+#     listed expected failure, by an entry not naming the other kernel's
+#     cell, is explained by that entry; the same difference between
+#     kernels of one source stays unlisted (three-way above)
+d=$(fixture diff-listed)
+cp -r "$d/results/vanilla.qemu-passthrough.user.loose" "$d/results/upstream.qemu-passthrough.user.loose"
+echo 'upstream.* acl9p_roundtrip.acl.fixed_by_patch upstream has the bug too' >"$d/expected/xfail.upstream"
+run across "$d" --compare vanilla:patched --compare upstream:patched:across
+want_rc across 0
+ab_is across <<'EOF2'
+A/B differences vanilla vs patched: 1 in 1 configurations, 0 unlisted
+  qemu-passthrough.user.loose:
+    acl9p_roundtrip.acl.fixed_by_patch  vanilla=fail patched=pass
+      listed: W/diff-listed/expected/differences:2
+        this is the fix
+A/B differences upstream vs patched: 1 in 1 configurations, 0 unlisted
+  qemu-passthrough.user.loose:
+    acl9p_roundtrip.acl.fixed_by_patch  upstream=fail patched=pass
+      listed: W/diff-listed/expected/xfail.upstream:1
+        upstream has the bug too
+EOF2
+# an entry that names the other kernel's cell too expected both to fail:
+# one passing is news, not explained
+echo '@(upstream|patched).* acl9p_roundtrip.acl.fixed_by_patch both have the bug' >"$d/expected/xfail.upstream"
+run across-both "$d" --compare vanilla:patched --compare upstream:patched:across
+has across-both 'A/B differences upstream vs patched: 1 in 1 configurations, 1 unlisted'
+run across-bad "$d" --compare upstream:patched:acrosss
+want_rc across-bad 2
+
+# --- a host check one kernel never made (its guest test stopped first) is
+#     explained by that guest test's expected failure in its cell, in any
+#     comparison; not when that test failed unlisted
+d=$(fixture basic)
+echo 'ok 3 host.acl9p_roundtrip.acl.default_inherit/d.system.posix_acl_default' \
+	>>"$d/results/patched.qemu-mapped-xattr.user.none/hostcheck.ktap"
+sed -i 's/^1\.\.2$/1..3/' "$d/results/patched.qemu-mapped-xattr.user.none/hostcheck.ktap"
+sed -i '1a # HOSTCHECK fixture/d system.posix_acl_default absent' \
+	"$d/results/patched.qemu-mapped-xattr.user.none/ktap.txt"
+run hostcheck-never-made "$d"
+want_rc hostcheck-never-made 0
+has hostcheck-never-made 'hostcheck.host.acl9p_roundtrip.acl.default_inherit/d.system.posi...  vanilla=absent patched=pass'
+has hostcheck-never-made 'basic/expected/xfail.servers:2'
+has hostcheck-never-made 'A/B differences vanilla vs patched: 1 in 1 configurations, 0 unlisted'
+sed -i '/default_inherit/d' "$d/expected/"*
+run hostcheck-never-made-unlisted "$d"
+has hostcheck-never-made-unlisted 'A/B differences vanilla vs patched: 1 in 1 configurations, 1 unlisted'
+
 # --- A/B grouping: per configuration the unlisted first, then one group
 #     per differences line (its reason once, after the last of its tests,
 #     wrapped to 100 columns), interleaved tests regrouped (the fifo line
