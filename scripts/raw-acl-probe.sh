@@ -4,8 +4,8 @@
 # macros or function pointers (it missed overlayfs' ovl_do_*xattr()).
 # This asks the kernel instead: tests/probes/raw-acl-warn.patch puts a
 # WARN_ONCE where __vfs_{set,get,remove}xattr() refuse such a name, the
-# cells of make check run on that kernel (the bite set: every cell of
-# the default set, tmpfs and overlayfs over tmpfs and 9p included), and
+# cells of the bite set run on that kernel (the broad set and more,
+# tmpfs and overlayfs over tmpfs and 9p included), and
 # each report's call trace is resolved against System.map.  Code the
 # suite does not run is not seen: the result covers what runs.
 #
