@@ -5,6 +5,10 @@
 #                the matrix
 #   make check   run the test matrix; the last line counts the results
 #   make shell   boot a guest with the share mounted and a shell
+#                (ROOT=host: the host's / as the guest's root, every
+#                host tool in the guest)
+#   make run     CMD='getfacl -R .': one command in the share of a
+#                host-root guest, its output and exit status ours
 #   make kernel  build the patched kernel (make kernel-NAME: a kernel of
 #                kernel/kernels.conf; make kernels: those of the run)
 #   make guest   build the initramfs (init, tests, getfacl/setfacl) and
@@ -47,9 +51,11 @@ CELL ?=
 TESTS ?=
 JOBS ?= 2
 RACE_MS ?=
-export MATRIX KERNEL KERNELS CELL TESTS JOBS RACE_MS
+ROOT ?=
+CMD ?=
+export MATRIX KERNEL KERNELS CELL TESTS JOBS RACE_MS ROOT CMD
 
-.PHONY: all demo check shell deps kernel kernels guest \
+.PHONY: all demo check shell run deps kernel kernels guest \
 	tools check-series bite raw-acl-probe wire bench fuzz flaky cover-results clean distclean
 
 all: demo
@@ -122,6 +128,9 @@ demo: deps guest
 # Only the cell's kernel: shell.sh builds it (a no-op build is 8 s).
 shell: deps guest
 	@scripts/shell.sh $(CELL)
+
+run: deps guest
+	@scripts/shell.sh --run $(CELL)
 
 SERIES ?= patched
 check-series: deps

@@ -14,14 +14,22 @@
  * at most CONFIG_INIT_ENV_ARG_LIMIT of them).  scripts/boot.sh composes
  * them from the cell (tests/matrix.conf, server/NAME.sh); the init only
  * reads them, and the tests inherit them:
- *   ACL9P_MODE        check | demo | wire | bench | fuzz | shell (default
- *                     check); wire runs the 9P request count script
+ *   ACL9P_MODE        check | demo | wire | bench | fuzz | shell | run
+ *                     (default check); wire runs the 9P request count script
  *                     (scripts/wire.sh), bench /bin/acl9p-bench
  *                     (scripts/bench.sh; its ACL9P_BENCH_* parameters
  *                     are its own, ACL9P_BENCH_LIMIT its time limit in
  *                     seconds, default 600), fuzz /bin/acl9p-fuzz
  *                     (scripts/fuzz.sh; ACL9P_FUZZ_* its parameters,
- *                     ACL9P_FUZZ_LIMIT its time limit, default 600)
+ *                     ACL9P_FUZZ_LIMIT its time limit, default 600);
+ *                     run the command of the file ACL9P_RUN names
+ *                     (scripts/run.sh; ACL9P_RUN_LIMIT its time limit)
+ *   ACL9P_ROOT        initramfs (default) | host: the root is the host's
+ *                     / over 9p, read-only (scripts/boot.sh --root host);
+ *                     the init gives the guest tmpfs where it writes, and
+ *                     takes the host's tools (PATH, bash)
+ *   ACL9P_FUSED       the FUSE daemon of the local-fuse cells (default
+ *                     /bin/acl9p-fused of the initramfs)
  *   ACL9P_SRC, ACL9P_OPTS
  *                     9p mount source and options of the share under test
  *   ACL9P_FSTYPE      its filesystem type (default 9p; tmpfs, ext4 for
@@ -61,7 +69,8 @@
  * "# time_ms name MS".
  *
  * Guest exit codes (QEMU exits with code * 2 + 1):
- *   0 the job ran (its own results are in the KTAP stream)
+ *   0 the job ran (its own results are in the KTAP stream; a run's
+ *     command's exit status on the fourth serial port)
  *   1 setup failed before the job ran (reason on the console)
  */
 #define _GNU_SOURCE
@@ -92,6 +101,9 @@
 #define NOACL		"/mnt/noacl"
 #define LOCAL		"/mnt/local"
 #define RESULTS_TTY	"/dev/ttyS1"
+/* a run's command: its stderr, then its exit status (scripts/run.sh) */
+#define STDERR_TTY	"/dev/ttyS2"
+#define STATUS_TTY	"/dev/ttyS3"
 /*
  * What one test binary may run (a harness test has its own timeout),
  * times ACL9P_TIMEOUT_SCALE (acl9p_test.h) on a slow kernel flavour.
@@ -165,7 +177,6 @@ static void must_mount(const char *src, const char *dst, const char *type,
 		     opts ? opts : "", strerror(errno));
 }
 
-#define FUSED		"/bin/acl9p-fused"
 
 /*
  * A FUSE share (server/local-fuse*.sh): there is no mount(2) of it to
@@ -180,15 +191,17 @@ static void start_fuse(const char *src, const char *dst, const char *opts)
 	int st, n = 0;
 	pid_t pid;
 
+	const char *fused = env("ACL9P_FUSED", "/bin/acl9p-fused");
+
 	must_mount("tmpfs", src, "tmpfs", 0, "mode=0755");
 	mkdir(dst, 0755);
-	argv[n++] = FUSED;
+	argv[n++] = (char *)fused;
 	if (strcmp(opts, "-"))
 		argv[n++] = (char *)opts;
 	argv[n++] = (char *)src;
 	argv[n++] = (char *)dst;
 	argv[n] = NULL;
-	say("%s %s %s %s", FUSED, strcmp(opts, "-") ? opts : "", src, dst);
+	say("%s %s %s %s", fused, strcmp(opts, "-") ? opts : "", src, dst);
 	pid = fork();
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
@@ -198,7 +211,7 @@ static void start_fuse(const char *src, const char *dst, const char *opts)
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
-		fail("%s did not mount %s (see its message above)", FUSED, dst);
+		fail("%s did not mount %s (see its message above)", fused, dst);
 }
 
 static void mount_share(const char *type, const char *src, const char *dst,
@@ -266,13 +279,13 @@ static void export_acl_requirement(void)
 	setenv("ACL9P_REQUIRE_ACL", required ? "1" : "0", 1);
 }
 
-static int open_results(void)
+static int open_raw(const char *tty)
 {
 	struct termios t;
-	int fd = open(RESULTS_TTY, O_WRONLY | O_NOCTTY);
+	int fd = open(tty, O_WRONLY | O_NOCTTY);
 
 	if (fd < 0)
-		fail("open %s: %s", RESULTS_TTY, strerror(errno));
+		fail("open %s: %s", tty, strerror(errno));
 	/* Raw: no \n -> \r\n translation inside the KTAP stream. */
 	if (tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
@@ -282,9 +295,18 @@ static int open_results(void)
 	return fd;
 }
 
+static int open_results(void)
+{
+	return open_raw(RESULTS_TTY);
+}
+
+static bool host_root;
+
 static void setup_env(void)
 {
-	setenv("PATH", "/bin:/sbin", 1);
+	setenv("PATH", host_root ?
+	       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
+	       "/bin:/sbin", 1);
 	setenv("HOME", "/tmp", 1);
 	setenv("ACL9P_MNT", SHARE, 1);
 	setenv("ACL9P_MNT_NOACL", NOACL, 1);
@@ -519,7 +541,8 @@ static void run_program(const char *path, const char *limit_var,
 
 static void run_shell(void)
 {
-	char *argv[] = { "/bin/sh", "-l", NULL };
+	char *argv[] = { host_root && !access("/bin/bash", X_OK) ?
+			 "/bin/bash" : "/bin/sh", "-l", NULL };
 	pid_t pid = fork();
 	int status;
 
@@ -533,6 +556,95 @@ static void run_shell(void)
 		_exit(127);
 	}
 	waitpid(pid, &status, 0);
+}
+
+/*
+ * run: the command in the file ACL9P_RUN names (on the host's root, so
+ * written there by scripts/run.sh), given whole to /bin/sh -c in the
+ * share, stdin /dev/null, stdout on the results port and stderr on the
+ * third, both raw, then "run-exit N" on the fourth: its exit status,
+ * 128 + N for signal N, -1 when killed at ACL9P_RUN_LIMIT seconds
+ * (default 600).  The status has a port of its own because the VM's
+ * exit code says only whether the guest got that far.
+ */
+static void run_command(void)
+{
+	const char *file = must_env("ACL9P_RUN");
+	long limit = strtol(env("ACL9P_RUN_LIMIT", "600"), NULL, 10);
+	int out = open_results(), err = open_raw(STDERR_TTY);
+	int st = open_raw(STATUS_TTY);
+	int status = -1, code;
+	struct timespec t0;
+	char cmd[65536];
+	ssize_t n;
+	pid_t pid;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s", file, strerror(errno));
+	n = read(fd, cmd, sizeof(cmd) - 1);
+	close(fd);
+	if (n < 0 || n == sizeof(cmd) - 1)
+		fail("%s: %s", file, n < 0 ? strerror(errno) : "a command of 64 KiB or more");
+	cmd[n] = 0;
+	if (limit <= 0)
+		limit = 600;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+		int null = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		dup2(null, STDIN_FILENO);
+		dup2(out, STDOUT_FILENO);
+		dup2(err, STDERR_FILENO);
+		if (chdir(SHARE) != 0)
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, WNOHANG) != pid) {
+		if (ms_since(&t0) >= limit * 1000L) {
+			say("the command ran over %ld s; killed", limit);
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			status = -1;
+			break;
+		}
+		usleep(20000);
+	}
+	code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) :
+	       128 + WTERMSIG(status);
+	dprintf(st, "run-exit %d\n", code);
+	tcdrain(out);
+	tcdrain(err);
+	tcdrain(st);
+	close(out);
+	close(err);
+	close(st);
+}
+
+/*
+ * The host's / as the root (ACL9P_ROOT=host): it is read-only and the
+ * host's own, so the guest writes only to tmpfs of its own, mounted
+ * over the directories it writes: /mnt (where the shares are mounted),
+ * /run, /var/tmp, /root, /dev/shm (and /tmp, as in every boot).  A pty
+ * is a convenience of the shell: no devpts, no failure.
+ */
+static void host_root_setup(void)
+{
+	must_mount("tmpfs", "/mnt", "tmpfs", 0, "mode=0755");
+	must_mount("tmpfs", "/run", "tmpfs", 0, "mode=0755");
+	must_mount("tmpfs", "/var/tmp", "tmpfs", 0, "mode=1777");
+	must_mount("tmpfs", "/root", "tmpfs", 0, "mode=0700");
+	must_mount("tmpfs", "/dev/shm", "tmpfs", 0, "mode=1777");
+	mkdir("/dev/pts", 0755);
+	if (mount("devpts", "/dev/pts", "devpts", 0, "gid=5,mode=620,ptmxmode=0666"))
+		say("no devpts (%s): the shell has no ptys", strerror(errno));
 }
 
 int main(void)
@@ -552,15 +664,24 @@ int main(void)
 			close(con);
 	}
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	host_root = !strcmp(env("ACL9P_ROOT", "initramfs"), "host");
+	if (host_root)
+		host_root_setup();
 	must_mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
 	must_mount("tmpfs", LOCAL, "tmpfs", 0, "mode=0755");
 
 	mode = env("ACL9P_MODE", "check");
 	if (strcmp(mode, "check") && strcmp(mode, "demo") &&
 	    strcmp(mode, "wire") && strcmp(mode, "bench") &&
-	    strcmp(mode, "fuzz") && strcmp(mode, "shell"))
+	    strcmp(mode, "fuzz") && strcmp(mode, "shell") && strcmp(mode, "run"))
 		fail("unknown ACL9P_MODE '%s'", mode);
+	/* their scripts and programs are the initramfs' own */
+	if (host_root && (!strcmp(mode, "demo") || !strcmp(mode, "wire") ||
+			  !strcmp(mode, "bench") || !strcmp(mode, "fuzz")))
+		fail("ACL9P_MODE=%s needs the initramfs root, not the host's", mode);
 	setup_env();
+	if (host_root)
+		setenv("HOME", "/root", 1);
 	/* what the concurrency tests had to race on */
 	say("%ld CPUs online", sysconf(_SC_NPROCESSORS_ONLN));
 	umask(022);
@@ -584,6 +705,8 @@ int main(void)
 		run_program("/bin/acl9p-bench", "ACL9P_BENCH_LIMIT", "bench-exit");
 	} else if (!strcmp(mode, "fuzz")) {
 		run_program("/bin/acl9p-fuzz", "ACL9P_FUZZ_LIMIT", "fuzz-exit");
+	} else if (!strcmp(mode, "run")) {
+		run_command();
 	} else {
 		run_shell();
 	}

@@ -5,9 +5,18 @@
 #   --kernel PATH       bzImage to boot (required)
 #   --cell NAME         KERNEL.SERVER.ACCESS.CACHE[.OPTS] (tests/matrix.conf);
 #                       its kernel part is only a label
-#   --mode M            check | demo | wire | bench | fuzz | shell
-#                       (default check; guest/init.c says what each runs)
+#   --mode M            check | demo | wire | bench | fuzz | shell | run
+#                       (default check; guest/init.c says what each runs;
+#                       run: scripts/shell.sh --run)
 #   --initrd PATH       initramfs (default build/guest/initramfs.cpio)
+#   --root R            initramfs (default, or ROOT=) | host: the guest's
+#                       root is the host's / over virtio-9p, read-only
+#                       (multidevs=remap: without it host mounts whose
+#                       inode numbers collide alias each other, and
+#                       mounting sysfs hides /proc), with the rig's
+#                       init (build/guest/init) as PID 1 and every host
+#                       tool on its PATH; the share is mounted as with
+#                       the initramfs
 #   --out DIR           results dir (default build/results/CELL)
 #   --timeout SECONDS   wall-clock limit of the whole VM (default 600)
 #   --set NAME=VALUE    one more (or another) setting for the guest's
@@ -51,6 +60,7 @@ set -eu
 . "$ACL9P_TOP/scripts/matrix.sh"
 
 kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio out=
+root=${ROOT:-initramfs}
 smp=${ACL9P_SMP:-2}
 timeout=600
 declare -a sets=() trace=() icount=()
@@ -63,6 +73,7 @@ while [ $# -gt 0 ]; do
 	--cell) cell=$2 ;;
 	--mode) mode=$2 ;;
 	--initrd) initrd=$2 ;;
+	--root) root=$2 ;;
 	--out) out=$2 ;;
 	--timeout) timeout=$2 ;;
 	--set) sets+=("$2") ;;
@@ -74,6 +85,12 @@ done
 [ -n "$cell" ] || die "boot: --cell is required"
 [ -r "$kernel" ] || die "boot: kernel $kernel not found"
 [ -r "$initrd" ] || die "boot: initramfs $initrd not found (run: make guest)"
+case $root in
+initramfs | host) ;;
+*) die "boot: --root $root: initramfs or host" ;;
+esac
+[ "$mode" != run ] || [ "$root" = host ] ||
+	die "boot: --mode run reads its command from the host: it needs --root host"
 matrix_cell "$cell"
 # The noacl mount is access=client without posixacl, the probe one with.
 noacl_mount=$(matrix_mount "$cell" access=noposixacl)
@@ -183,10 +200,24 @@ if [ "$mode" = check ] && [ $host_side = 1 ]; then
 	ctl=(-chardev "socket,id=hostctl,path=$sock" -serial chardev:hostctl)
 	guest_env+=(ACL9P_HOSTCTL=/dev/ttyS2)
 fi
+# The host's root: the rig's static init and binaries where make guest
+# left them, read by the guest through the root share.  Its own 9p
+# mount, apart from the share under test: cache=loose (the host's tree
+# does not change under a boot that only reads it), and a large msize
+# for the loader's and tools' reads.
+rootdev=() rootargs=
+if [ "$root" = host ]; then
+	[ -x "$ACL9P_BUILD/guest/init" ] || die "boot: build/guest/init missing (run: make guest)"
+	rootdev=(-fsdev "local,id=acl9proot,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=acl9proot,mount_tag=acl9proot)
+	rootargs="root=acl9proot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro init=$ACL9P_BUILD/guest/init"
+	guest_env+=(ACL9P_ROOT=host ACL9P_FUSED="$ACL9P_BUILD/guest/acl9p-fused"
+		ACL9P_TESTS_DIR="$ACL9P_BUILD/tests")
+fi
 guest_env+=("${sets[@]}")
 
 # loglevel=5: KERN_WARNING (WARN(), lockdep) must reach the console log
-append="console=ttyS0 panic=-1 oops=panic loglevel=5 $(server_cmdline)${c_boot:+ $c_boot}${ACL9P_BOOT_EXTRA:+ $ACL9P_BOOT_EXTRA}"
+append="console=ttyS0 panic=-1 oops=panic loglevel=5${rootargs:+ $rootargs} $(server_cmdline)${c_boot:+ $c_boot}${ACL9P_BOOT_EXTRA:+ $ACL9P_BOOT_EXTRA}"
 for e in "${guest_env[@]}"; do
 	case $e in
 	*[[:space:]]*) die "boot: guest setting '$e' has white space (a kernel parameter cannot)" ;;
@@ -208,16 +239,25 @@ done
 bios=()
 qboot=/usr/share/qemu/qboot.rom
 [ ! -r "$qboot" ] || bios=(-bios "$qboot")
+initrd_arg=(-initrd "$initrd")
+[ "$root" = initramfs ] || initrd_arg=()
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512 "${bios[@]}"
 	-smp "$smp" "${accel[@]}" "${icount[@]}"
-	-kernel "$kernel" -initrd "$initrd" -append "$append"
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${args[@]}" "${trace[@]}")
+	-kernel "$kernel" "${initrd_arg[@]}" -append "$append"
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${rootdev[@]}" "${args[@]}" "${trace[@]}")
 
 start=$(now_ms)
 rc=0
 if [ "$mode" = shell ]; then
 	echo "acl9p: host export: $export_dir"
 	"${qemu[@]}" -display none -serial mon:stdio -serial "file:$out/ktap.txt" || rc=$?
+elif [ "$mode" = run ]; then
+	# the command's stdout live on ours; its stderr and status to files
+	# that scripts/shell.sh --run hands on
+	timeout --kill-after=5 "$timeout" "${qemu[@]}" -display none \
+		-serial "file:$out/console.log" -serial stdio \
+		-serial "file:$out/run.stderr" -serial "file:$out/run-status" \
+		</dev/null 2>"$out/qemu.log" || rc=$?
 else
 	timeout --kill-after=5 "$timeout" "${qemu[@]}" -display none \
 		-serial "file:$out/console.log" -serial "file:$out/ktap.txt" "${ctl[@]}" \

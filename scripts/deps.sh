@@ -11,7 +11,8 @@ set -eu
 kernel_pkgs=$(for k in $(kernels_run 2>/dev/null); do kernel_get "$k" source; done | sort -u)
 pkgs="$kernel_pkgs gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
-libcap-ng-dev busybox-static xz-utils git python3 e2fsprogs gnuplot-nox"
+libcap-ng-dev busybox-static xz-utils git python3 e2fsprogs gnuplot-nox
+rsync"
 
 # scripts/acl-tools.sh builds the guest's static getfacl/setfacl from
 # "apt-get source acl", which needs a deb-src line.  Add one for the

@@ -30,6 +30,8 @@
 #     thousands of seeds, logs exactly the bytes it sent, and gives the
 #     same bytes for the same seed; the strict POSIX ACL reading of the
 #     fuzz judge accepts and refuses known values (aclfuzz-test);
+#   - a host-root guest (make run): the host's tools run in the share,
+#     their stdout and exit status come back, a failing command's too;
 #   - guest death mid-write (guest-death.sh): QEMU SIGKILLed while the
 #     guest sets ACLs in a loop, on diod and on QEMU's own server,
 #     leaves one whole value of the sequence on the export, never an
@@ -149,6 +151,22 @@ if [ -r "$kernel" ]; then
 		ok "a kernel labelled custom boots a local cell"
 	else
 		bad "a kernel labelled custom fails a local cell: $(grep -h '^reason=' "$tmp/custom-local/status" 2>/dev/null)"
+	fi
+
+	# make run: the host's / as the guest's root, a command in the share
+	# with host tools (Debian's getfacl, dynamically linked, and perl),
+	# its stdout and its exit status ours, and its stderr after.
+	if out=$(KERNEL=$kernel CMD='getfacl -n hostset/f; perl -e "print 6*7, qq(\n)"; echo oops >&2; exit 7' \
+		"$ACL9P_TOP/scripts/shell.sh" --run custom.qemu-passthrough.client.none 2>"$tmp/run.err"); then
+		bad "make run: a command that exits 7 gives 0"
+	else
+		rc=$?
+		if [ $rc = 7 ] && grep -qx 'user:1001:r--' <<<"$out" && grep -qx 42 <<<"$out" &&
+			grep -qx oops "$tmp/run.err"; then
+			ok "make run: host tools in a host-root guest, output and exit status 7 passed through"
+		else
+			bad "make run: exit $rc, output: $(tr '\n' '|' <<<"$out") stderr: $(tail -n 3 "$tmp/run.err" | tr '\n' '|')"
+		fi
 	fi
 
 	# QEMU's -smp must reach the guest, or the concurrency tests race
