@@ -125,11 +125,16 @@ if [ "$c_export" = tmpfs ]; then
 	export_dir=$xfs/export
 fi
 "$ACL9P_TOP/server/prepare-export.sh" "$server" "$export_dir"
+# The guest's RAM, which a vhost-user server (virtiofsd) maps too.
+export ACL9P_GUEST_MEM_MB=512
 mapfile -t args < <(server_qemu_args "$export_dir" "$out")
 fstype=${SERVER_FSTYPE:-9p}
-# A 9p server must give QEMU a device; a guest-local share (tmpfs) has none.
-[ ${#args[@]} -gt 0 ] || [ "$fstype" != 9p ] ||
-	die "boot: server $server gave no QEMU arguments"
+# A server on the host must give QEMU a device; a guest-local share
+# (tmpfs) has none.
+case $fstype in
+9p | virtiofs)
+	[ ${#args[@]} -gt 0 ] || die "boot: server $server gave no QEMU arguments" ;;
+esac
 trans=$(server_transport "$export_dir")
 # Whether the server has a host side at all (SERVER_CANNOT word "host"):
 # without one there is nothing for acl9p-hostctl to change and nothing
@@ -167,7 +172,9 @@ fi
 [ $host_side = 1 ] || guest_env+=(ACL9P_NOHOST=1)
 # What the host stores the share on, for tests whose outcome it decides
 # (statfs's name: tmpfs, ext2/ext3 for ext4, ...)
-[ "$fstype" != 9p ] || guest_env+=(ACL9P_EXPORT_FS="$(stat -f -c %T "$export_dir")")
+case $fstype in
+9p | virtiofs) guest_env+=(ACL9P_EXPORT_FS="$(stat -f -c %T "$export_dir")") ;;
+esac
 # The probe is a second 9p mount of the share: a local cell has none, so
 # its guest decides without one.
 [ "$require_acl" != auto ] || [ "$fstype" != 9p ] ||
@@ -241,7 +248,7 @@ qboot=/usr/share/qemu/qboot.rom
 [ ! -r "$qboot" ] || bios=(-bios "$qboot")
 initrd_arg=(-initrd "$initrd")
 [ "$root" = initramfs ] || initrd_arg=()
-qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m 512 "${bios[@]}"
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m "$ACL9P_GUEST_MEM_MB" "${bios[@]}"
 	-smp "$smp" "${accel[@]}" "${icount[@]}"
 	-kernel "$kernel" "${initrd_arg[@]}" -append "$append"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${rootdev[@]}" "${args[@]}" "${trace[@]}")
@@ -264,6 +271,9 @@ else
 		</dev/null >"$out/qemu.log" 2>&1 || rc=$?
 fi
 wall=$(( $(now_ms) - start ))
+# A server QEMU did not start itself (virtiofsd) ends with QEMU's
+# connection; server_stop makes sure when QEMU never connected.
+! declare -F server_stop >/dev/null || server_stop "$out"
 if [ -n "$hostctl_pid" ]; then
 	# It ends when QEMU closes the socket; bound the wait all the same.
 	timeout 5 tail --pid=$hostctl_pid -f /dev/null || kill $hostctl_pid 2>/dev/null || true
