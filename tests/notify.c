@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * acl9p_notify: a change of an ACL is a change of the inode's attributes
- * for inotify: setxattr() and removexattr() of an ACL name queue
- * IN_ATTRIB on a watch of the file (fsnotify_xattr(), which 6.1's xattr
- * path and the series' vfs_set_acl()/vfs_remove_acl() both call after
- * the change succeeded), whether or not the mode changed with it; a
- * value the kernel refuses changes nothing and queues nothing.  The
- * events are the guest's own (9p has no way to report a change made on
- * the host), so every cell gives the same answers as a tmpfs.
+ * for inotify and fanotify: setxattr() and removexattr() of an ACL name
+ * queue IN_ATTRIB (FAN_ATTRIB) on a watch of the file (fsnotify_xattr(),
+ * which 6.1's xattr path and the series' vfs_set_acl()/vfs_remove_acl()
+ * both call after the change succeeded), whether or not the mode changed
+ * with it; a value the kernel refuses changes nothing and queues nothing.
+ * The events are the guest's own (9p has no way to report a change made
+ * on the host), so every cell gives the same answers as a tmpfs.
+ *
+ * The two fixtures run the same tests, one per notification API.
+ * fanotify reports FAN_ATTRIB only to a group that reports file ids
+ * (FAN_REPORT_FID), and a filesystem must be able to encode a file id
+ * for it: 6.1 requires export operations that decode handles, which 9p
+ * has not (fanotify_test_fid(): EOPNOTSUPP), so there the fanotify
+ * tests skip and say so; 6.6 and later encode an id for any inode.
  */
+#include <sys/fanotify.h>
 #include <sys/inotify.h>
 
 #include "acl9p_test.h"
@@ -62,6 +70,57 @@ static int attrib_events(int ifd)
 	}
 }
 
+/*
+ * A fanotify group reporting file ids, with an inode mark for FAN_ATTRIB
+ * on the inode behind fd (marked through fd itself, for the reason
+ * watch_attrib() gives); its fd, or -errno: fanotify_init()'s, or
+ * fanotify_mark()'s when the filesystem cannot give a file id.
+ */
+static int fan_watch_attrib(int fd)
+{
+	int gfd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID |
+				FAN_NONBLOCK | FAN_CLOEXEC, O_RDONLY);
+
+	if (gfd < 0)
+		return -errno;
+	/* without FAN_ONDIR a directory's own events are not reported */
+	if (fanotify_mark(gfd, FAN_MARK_ADD, FAN_ATTRIB | FAN_ONDIR, fd, NULL)) {
+		int e = errno;
+
+		close(gfd);
+		return -e;
+	}
+	return gfd;
+}
+
+/*
+ * The FAN_ATTRIB events queued on gfd so far, read and counted (fanotify
+ * merges events on one object as inotify does); -errno on a read error,
+ * -EPROTO for a record this program cannot read
+ */
+static int fan_attrib_events(int gfd)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+	struct fanotify_event_metadata *m;
+	ssize_t n;
+	int count = 0;
+
+	for (;;) {
+		n = read(gfd, buf, sizeof(buf));
+		if (n < 0)
+			return errno == EAGAIN ? count : -errno;
+		for (m = (struct fanotify_event_metadata *)buf;
+		     FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n)) {
+			if (m->vers != FANOTIFY_METADATA_VERSION)
+				return -EPROTO;
+			if (m->fd >= 0)
+				close(m->fd);
+			if (m->mask & FAN_ATTRIB)
+				count++;
+		}
+	}
+}
+
 /* fsetxattr of an ACL given as text: 0 or -errno */
 static int fset_text(int fd, const char *name, const char *text)
 {
@@ -73,107 +132,240 @@ static int fset_text(int fd, const char *name, const char *text)
 	return fsetxattr(fd, name, v, (size_t)n, 0) ? -errno : 0;
 }
 
-FIXTURE(notify) {
-	char dir[PATH_MAX];
-	char p[PATH_MAX];
-	int fd;			/* the file (or directory) under test */
-	int ifd;		/* inotify, watching it */
-};
-
 static const char *OLD = "u::rw-,u:1001:r--,g::r--,m::r--,o::---";
 static const char *DEF = "u::rwx,u:1001:r-x,g::r-x,m::r-x,o::---";
 
+/* a notification API as the tests use it: watch an fd, count events */
+struct watcher {
+	const char *event;		/* "IN_ATTRIB", "FAN_ATTRIB" */
+	int (*watch)(int fd);
+	int (*count)(int wfd);
+};
+
+static const struct watcher inotify_w = {
+	"IN_ATTRIB", watch_attrib, attrib_events
+};
+static const struct watcher fanotify_w = {
+	"FAN_ATTRIB", fan_watch_attrib, fan_attrib_events
+};
+
+/*
+ * The object under test, opened as *fd, with the ACL OLD: "d" for the
+ * default ACL test, "f" (mode 0640) for the others
+ */
+static void make_target(struct __test_metadata *_metadata, const char *dir,
+			char *p, int *fd)
+{
+	int r;
+
+	if (!strcmp(_metadata->name, "set_default_acl_queues_attrib")) {
+		a9_path(p, dir, "d");
+		ASSERT_EQ(0, a9_mkdir(p, 0750));
+		*fd = open(p, O_RDONLY | O_DIRECTORY);
+	} else {
+		a9_path(p, dir, "f");
+		ASSERT_EQ(0, a9_mkfile(p, 0640, "x"));
+		*fd = open(p, O_RDONLY);
+	}
+	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", p, strerror(errno));
+	r = fset_text(*fd, A9_XA_ACCESS, OLD);
+	ASSERT_EQ(0, r) TH_LOG("fsetxattr %s: %s", p, a9_errname(r));
+}
+
+/* what every test of either fixture works on */
+struct target {
+	char dir[PATH_MAX];
+	char p[PATH_MAX];
+	int fd;			/* the file (or directory) under test */
+	int wfd;		/* the watcher's fd, watching it */
+	const struct watcher *w;
+};
+
+static void expect_events(struct __test_metadata *_metadata,
+			  const struct target *t, const char *what)
+{
+	int n = t->w->count(t->wfd);
+
+	EXPECT_LT(0, n) TH_LOG("%s on %s: %d %s events (%s), expected at least one",
+			       what, t->p, n, t->w->event,
+			       n < 0 ? a9_errname(n) : "none");
+}
+
+/* the mask rwx changes the mode (acl9p_modesync checks it) */
+static void set_acl_changing_mode(struct __test_metadata *_metadata,
+				  const struct target *t)
+{
+	const char *text = "u::rw-,u:1001:rwx,g::r--,m::rwx,o::---";
+
+	ASSERT_EQ(0, fset_text(t->fd, A9_XA_ACCESS, text));
+	EXPECT_ACL(t->p, A9_XA_ACCESS, text);
+	expect_events(_metadata, t, "fsetxattr of an ACL that changes the mode");
+}
+
+/* another named user, the same mask: the mode stays */
+static void set_acl_keeping_mode(struct __test_metadata *_metadata,
+				 const struct target *t)
+{
+	const char *text = "u::rw-,u:1002:r--,g::r--,m::r--,o::---";
+
+	ASSERT_EQ(0, fset_text(t->fd, A9_XA_ACCESS, text));
+	EXPECT_ACL(t->p, A9_XA_ACCESS, text);
+	expect_events(_metadata, t, "fsetxattr of an ACL that keeps the mode");
+}
+
+static void remove_acl(struct __test_metadata *_metadata,
+		       const struct target *t)
+{
+	ASSERT_EQ(0, fremovexattr(t->fd, A9_XA_ACCESS)) TH_LOG("%s", strerror(errno));
+	EXPECT_NOACL(t->p, A9_XA_ACCESS);
+	expect_events(_metadata, t, "fremovexattr of the access ACL");
+}
+
+static void set_default_acl(struct __test_metadata *_metadata,
+			    const struct target *t)
+{
+	int r = fset_text(t->fd, A9_XA_DEFAULT, DEF);
+
+	ASSERT_EQ(0, r) TH_LOG("fsetxattr %s: %s", A9_XA_DEFAULT, a9_errname(r));
+	EXPECT_ACL(t->p, A9_XA_DEFAULT, DEF);
+	expect_events(_metadata, t, "fsetxattr of a default ACL");
+}
+
+/* a refused value: EINVAL, the ACL as it was, and no event */
+static void refused_acl(struct __test_metadata *_metadata,
+			const struct target *t)
+{
+	int n;
+
+	/* a named user without a mask: posix_acl_valid() refuses it */
+	EXPECT_ERRNO(-EINVAL, fset_text(t->fd, A9_XA_ACCESS,
+					"u::rw-,u:1002:rw-,g::r--,o::---"));
+	EXPECT_ACL(t->p, A9_XA_ACCESS, OLD);
+	n = t->w->count(t->wfd);
+	EXPECT_EQ(0, n) TH_LOG("%d %s events after a refused fsetxattr", n,
+			       t->w->event);
+}
+
+static void drop_target(struct target *t)
+{
+	if (t->wfd >= 0)
+		close(t->wfd);
+	if (t->fd >= 0)
+		close(t->fd);
+}
+
+/* ---- inotify */
+
+FIXTURE(notify) {
+	struct target t;
+};
+
 FIXTURE_SETUP(notify)
 {
-	int fd, r;
+	int fd;
 
-	self->fd = self->ifd = -1;
+	self->t.fd = self->t.wfd = -1;
+	self->t.w = &inotify_w;
 	fd = inotify_init1(IN_CLOEXEC);
 	if (fd < 0 && errno == ENOSYS)
 		SKIP(return, "inotify_init1: ENOSYS: the kernel has no inotify (CONFIG_INOTIFY_USER)");
 	if (fd >= 0)
 		close(fd);
-	a9_setup(_metadata, "notify", self->dir, sizeof(self->dir), NULL, 0,
-		 A9_PROBE);
-	/* "d" for the default ACL, "f" (mode 0640) for the others */
-	if (!strcmp(_metadata->name, "set_default_acl_queues_attrib")) {
-		a9_path(self->p, self->dir, "d");
-		ASSERT_EQ(0, a9_mkdir(self->p, 0750));
-		self->fd = open(self->p, O_RDONLY | O_DIRECTORY);
-	} else {
-		a9_path(self->p, self->dir, "f");
-		ASSERT_EQ(0, a9_mkfile(self->p, 0640, "x"));
-		self->fd = open(self->p, O_RDONLY);
-	}
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->p, strerror(errno));
-	r = fset_text(self->fd, A9_XA_ACCESS, OLD);
-	ASSERT_EQ(0, r) TH_LOG("fsetxattr %s: %s", self->p, a9_errname(r));
-	self->ifd = watch_attrib(self->fd);
-	ASSERT_LE(0, self->ifd) TH_LOG("inotify watch of %s: %s", self->p,
-				       a9_errname(self->ifd));
+	a9_setup(_metadata, "notify", self->t.dir, sizeof(self->t.dir), NULL,
+		 0, A9_PROBE);
+	make_target(_metadata, self->t.dir, self->t.p, &self->t.fd);
+	self->t.wfd = watch_attrib(self->t.fd);
+	ASSERT_LE(0, self->t.wfd) TH_LOG("inotify watch of %s: %s", self->t.p,
+					 a9_errname(self->t.wfd));
 }
 
 FIXTURE_TEARDOWN(notify)
 {
-	if (self->ifd >= 0)
-		close(self->ifd);
-	if (self->fd >= 0)
-		close(self->fd);
+	drop_target(&self->t);
 }
 
-#define EXPECT_EVENTS(what) do {					\
-	int __n = attrib_events(self->ifd);				\
-	EXPECT_LT(0, __n) TH_LOG("%s on %s: %d IN_ATTRIB events (%s), expected at least one", \
-				 what, self->p, __n, __n < 0 ? a9_errname(__n) : "none"); \
-} while (0)
-
-/* the mask rwx changes the mode (acl9p_modesync checks it) */
 TEST_F(notify, set_acl_changing_mode_queues_attrib)
 {
-	const char *t = "u::rw-,u:1001:rwx,g::r--,m::rwx,o::---";
-
-	ASSERT_EQ(0, fset_text(self->fd, A9_XA_ACCESS, t));
-	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
-	EXPECT_EVENTS("fsetxattr of an ACL that changes the mode");
+	set_acl_changing_mode(_metadata, &self->t);
 }
 
-/* another named user, the same mask: the mode stays */
 TEST_F(notify, set_acl_keeping_mode_queues_attrib)
 {
-	const char *t = "u::rw-,u:1002:r--,g::r--,m::r--,o::---";
-
-	ASSERT_EQ(0, fset_text(self->fd, A9_XA_ACCESS, t));
-	EXPECT_ACL(self->p, A9_XA_ACCESS, t);
-	EXPECT_EVENTS("fsetxattr of an ACL that keeps the mode");
+	set_acl_keeping_mode(_metadata, &self->t);
 }
 
 TEST_F(notify, remove_acl_queues_attrib)
 {
-	ASSERT_EQ(0, fremovexattr(self->fd, A9_XA_ACCESS)) TH_LOG("%s", strerror(errno));
-	EXPECT_NOACL(self->p, A9_XA_ACCESS);
-	EXPECT_EVENTS("fremovexattr of the access ACL");
+	remove_acl(_metadata, &self->t);
 }
 
 TEST_F(notify, set_default_acl_queues_attrib)
 {
-	int r = fset_text(self->fd, A9_XA_DEFAULT, DEF);
-
-	ASSERT_EQ(0, r) TH_LOG("fsetxattr %s: %s", A9_XA_DEFAULT, a9_errname(r));
-	EXPECT_ACL(self->p, A9_XA_DEFAULT, DEF);
-	EXPECT_EVENTS("fsetxattr of a default ACL");
+	set_default_acl(_metadata, &self->t);
 }
 
-/* a refused value: EINVAL, the ACL as it was, and no event */
 TEST_F(notify, refused_acl_queues_nothing)
 {
-	int n;
+	refused_acl(_metadata, &self->t);
+}
 
-	/* a named user without a mask: posix_acl_valid() refuses it */
-	EXPECT_ERRNO(-EINVAL, fset_text(self->fd, A9_XA_ACCESS,
-					"u::rw-,u:1002:rw-,g::r--,o::---"));
-	EXPECT_ACL(self->p, A9_XA_ACCESS, OLD);
-	n = attrib_events(self->ifd);
-	EXPECT_EQ(0, n) TH_LOG("%d IN_ATTRIB events after a refused fsetxattr", n);
+/* ---- fanotify */
+
+FIXTURE(fanotify) {
+	struct target t;
+};
+
+FIXTURE_SETUP(fanotify)
+{
+	int fd;
+
+	self->t.fd = self->t.wfd = -1;
+	self->t.w = &fanotify_w;
+	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC,
+			   O_RDONLY);
+	if (fd < 0 && errno == ENOSYS)
+		SKIP(return, "fanotify_init: ENOSYS: the kernel has no fanotify (CONFIG_FANOTIFY)");
+	ASSERT_LE(0, fd) TH_LOG("fanotify_init(FAN_REPORT_FID): %s", strerror(errno));
+	close(fd);
+	a9_setup(_metadata, "fanotify", self->t.dir, sizeof(self->t.dir),
+		 NULL, 0, A9_PROBE);
+	make_target(_metadata, self->t.dir, self->t.p, &self->t.fd);
+	self->t.wfd = fan_watch_attrib(self->t.fd);
+	if (self->t.wfd == -EOPNOTSUPP)
+		A9_SETUP_SKIP("fanotify cannot report a file id on %s (fanotify_mark of an FAN_REPORT_FID group: EOPNOTSUPP)",
+			      a9_mnt());
+	ASSERT_LE(0, self->t.wfd) TH_LOG("fanotify mark of %s: %s", self->t.p,
+					 a9_errname(self->t.wfd));
+}
+
+FIXTURE_TEARDOWN(fanotify)
+{
+	drop_target(&self->t);
+}
+
+TEST_F(fanotify, set_acl_changing_mode_queues_attrib)
+{
+	set_acl_changing_mode(_metadata, &self->t);
+}
+
+TEST_F(fanotify, set_acl_keeping_mode_queues_attrib)
+{
+	set_acl_keeping_mode(_metadata, &self->t);
+}
+
+TEST_F(fanotify, remove_acl_queues_attrib)
+{
+	remove_acl(_metadata, &self->t);
+}
+
+TEST_F(fanotify, set_default_acl_queues_attrib)
+{
+	set_default_acl(_metadata, &self->t);
+}
+
+TEST_F(fanotify, refused_acl_queues_nothing)
+{
+	refused_acl(_metadata, &self->t);
 }
 
 TEST_HARNESS_MAIN
