@@ -71,12 +71,44 @@ ccache_counts() {
 }
 read -r hits0 misses0 < <(ccache_counts)
 start=$(date +%s)
+
+# A clean build is 7-12 silent minutes: say what is built, what it cost
+# last time and where its log is, then how far it got once a minute
+# (the files kbuild compiled, against the count of the last clean
+# build, kept in build/logs/kernel-NAME.files).  A build with nothing
+# to do ends before the first progress line.
+files=$ACL9P_BUILD/logs/kernel-$name.files
+last=$(tail -n 1 "$ACL9P_BUILD/logs/kernel-$name.time" 2>/dev/null |
+	awk 'NF >= 3 { print $2 " s, " $3 }')
+total=$(cat "$files" 2>/dev/null || true)
+note "kernel: building $name ($kind${last:+; last build: $last}); log: ${log#"$ACL9P_TOP"/}"
+compiled() {
+	grep -cE '^  (CC|AS) ' "$log" 2>/dev/null || true
+}
+progress() { # PID
+	local t=0
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 5
+		t=$((t + 5))
+		[ $((t % 60)) = 0 ] || continue
+		note "kernel: $name: $(compiled) ${total:+of about $total }files compiled in $((t / 60)) min"
+	done
+}
 # What is booted must be what was built (kbuild_bzimage checks it), so a
 # stale boot image can never pass for the kernel under test.
-if ! kbuild_bzimage "$src" "$obj" "$@" >"$log" 2>&1; then
+kbuild_bzimage "$src" "$obj" "$@" >"$log" 2>&1 &
+bpid=$!
+progress $bpid &
+ppid=$!
+brc=0
+wait $bpid || brc=$?
+kill $ppid 2>/dev/null || true
+wait $ppid 2>/dev/null || true
+if [ $brc != 0 ]; then
 	grep -E 'error|Error|bzimage-carries' "$log" | head -n 20 >&2 || tail -n 20 "$log" >&2
 	die "kernel: $name build failed; full log: $log"
 fi
+[ $kind != clean ] || compiled >"$files"
 cmp -s "$obj/arch/x86/boot/bzImage" "$out" ||
 	cp "$obj/arch/x86/boot/bzImage" "$out"
 secs=$(( $(date +%s) - start ))
