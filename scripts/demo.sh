@@ -13,6 +13,13 @@ set -eu
 pick_kernel
 [ -n "${KERNEL:-}" ] || "$ACL9P_TOP/scripts/kernel-build.sh" "$label"
 
+mapped_id() { # PREFIX uid|gid PATH STAT-FORMAT
+	local v
+	v=$(getfattr --only-values -n "$1$2" "$3" 2>/dev/null | od -An -tu4 | tr -d ' ')
+	[ -n "$v" ] || v=$(stat -c "$4" "$3")
+	echo "$v"
+}
+
 host_view() {
 	local prefix=$1 path=$2 name hex scratch
 	if [ -z "$prefix" ]; then
@@ -26,7 +33,12 @@ host_view() {
 			sed -n 's/^[^=]*=//p')
 		[ -z "$hex" ] || setfattr -n "$name" -v "$hex" "$scratch/x"
 	done
+	# the owner and group the server keeps beside the ACL
+	# (user.virtfs.uid/gid, le32, for QEMU's mapped-xattr), else the
+	# file's own, so the rows line up with the guest's getfacl -n
 	echo "# file: (host $prefix*) ${path##*/}"
+	echo "# owner: $(mapped_id "$prefix" uid "$path" %u)"
+	echo "# group: $(mapped_id "$prefix" gid "$path" %g)"
 	getfacl -n --omit-header "$scratch/x" 2>/dev/null
 	rm -rf "$scratch"
 }
