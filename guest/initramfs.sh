@@ -35,23 +35,33 @@ busybox=/bin/busybox
 	echo "file /etc/passwd $ACL9P_TOP/guest/passwd 0644 0 0"
 	echo "file /etc/group $ACL9P_TOP/guest/group 0644 0 0"
 	echo "file /etc/profile $ACL9P_TOP/guest/profile 0644 0 0"
+	# The GNU tools acl9p_usertools runs (busybox's cp, tar and find
+	# copy no ACLs): Debian's dynamic binaries, in /usr/bin as on the
+	# host, with the loader and the libraries they link.
+	dyn="/usr/bin/cp /usr/bin/tar /usr/bin/rsync /usr/bin/find"
 	# getfacl/setfacl: the static build of scripts/acl-tools.sh when
 	# there is one (a dynamic start costs ~50 ms on TCG), else Debian's
-	# dynamic binaries with the loader and the libraries they link.
+	# dynamic binaries.
 	if [ -x "$ACL9P_BUILD/acl/getfacl" ] && [ -x "$ACL9P_BUILD/acl/setfacl" ]; then
 		echo "file /bin/getfacl $ACL9P_BUILD/acl/getfacl 0755 0 0"
 		echo "file /bin/setfacl $ACL9P_BUILD/acl/setfacl 0755 0 0"
 	else
-		libs=$(for b in /usr/bin/getfacl /usr/bin/setfacl; do
-			ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
-		done | sort -u)
-		for l in $libs; do
-			r=$(readlink -f "$l")
-			echo "file $l $r 0755 0 0"
-		done
+		dyn="$dyn /usr/bin/getfacl /usr/bin/setfacl"
 		echo "file /bin/getfacl /usr/bin/getfacl 0755 0 0"
 		echo "file /bin/setfacl /usr/bin/setfacl 0755 0 0"
 	fi
+	for b in $dyn; do
+		[ -x "$b" ] || die "guest: $b missing (run: make deps)"
+		echo "file $b $b 0755 0 0"
+	done
+	# shellcheck disable=SC2086 # the list is split on purpose
+	libs=$(for b in $dyn; do
+		ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
+	done | sort -u)
+	for l in $libs; do
+		r=$(readlink -f "$l")
+		echo "file $l $r 0755 0 0"
+	done
 	[ -x "$tests/acl9p-bench" ] || die "guest: $tests/acl9p-bench missing (run: make guest)"
 	echo "file /bin/acl9p-bench $tests/acl9p-bench 0755 0 0"
 	[ -x "$tests/acl9p-fuzz" ] || die "guest: $tests/acl9p-fuzz missing (run: make guest)"
