@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the guest's getfacl and setfacl as static binaries from the
 # source of the Debian acl package that is installed on the host, into
-# build/acl/{getfacl,setfacl}.
+# build/acl/{getfacl,setfacl}; the source stays in build/acl/src, with
+# the lookup library its own test suite preloads (acl9p_aclsuite).
 #
 # Why: the guest runs on TCG, where starting a dynamic executable (the
 # loader mapping and relocating libacl and libc) costs about 50 ms, and
@@ -59,5 +60,14 @@ link() {
 link getfacl "$src/tools/getfacl.c" "$src/tools/user_group.c"
 link setfacl "$src/tools/setfacl.c" "$src/tools/do_set.c" \
 	"$src/tools/sequence.c" "$src/tools/parse.c" "$src/tools/user_group.c"
+# The suite's passwd and group lookups (test/test_passwd.c and
+# test_group.c, which read test/test.passwd and test.group of the
+# source), where upstream's runwrapper looks for them: acl9p_aclsuite
+# preloads them for the runner, in a host-root guest.
+mkdir -p "$src/.libs"
+gcc -O2 -shared -fPIC -include "$src/include/config.h" -I"$src/include" \
+	-DBASEDIR="\"$src\"" -o "$src/.libs/libtestlookup.so" \
+	"$src/test/test_passwd.c" "$src/test/test_group.c" >>"$log" 2>&1 ||
+	die "acl-tools: building the acl suite's libtestlookup.so failed; see $log"
 echo "$stamp" >"$out/.stamp"
 note "acl-tools: static getfacl and setfacl of acl $ver in build/acl"

@@ -89,9 +89,12 @@ case $root in
 initramfs | host) ;;
 *) die "boot: --root $root: initramfs or host" ;;
 esac
+matrix_cell "$cell"
+# A cell that says root=host (tests/matrix.conf) boots the host's root
+# whatever the caller asked.
+[ -z "$c_root" ] || root=$c_root
 [ "$mode" != run ] || [ "$root" = host ] ||
 	die "boot: --mode run reads its command from the host: it needs --root host"
-matrix_cell "$cell"
 # The noacl mount is access=client without posixacl, the probe one with.
 noacl_mount=$(matrix_mount "$cell" access=noposixacl)
 probe_mount=$(matrix_mount "$cell" access=client)
@@ -220,6 +223,11 @@ if [ "$root" = host ]; then
 	rootargs="root=acl9proot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro init=$ACL9P_BUILD/guest/init"
 	guest_env+=(ACL9P_ROOT=host ACL9P_FUSED="$ACL9P_BUILD/guest/acl9p-fused"
 		ACL9P_TESTS_DIR="$ACL9P_BUILD/tests")
+	# the acl package's own suite, where scripts/acl-tools.sh left it
+	# with its lookup library (acl9p_aclsuite)
+	suite=$(find "$ACL9P_BUILD/acl/src" -mindepth 1 -maxdepth 1 -type d -name 'acl-*' 2>/dev/null | head -n 1)
+	[ -z "$suite" ] || [ ! -r "$suite/.libs/libtestlookup.so" ] ||
+		guest_env+=(ACL9P_ACL_SUITE="$suite")
 fi
 guest_env+=("${sets[@]}")
 

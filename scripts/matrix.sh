@@ -167,12 +167,17 @@ matrix_cell() {
 		fi
 		printf -v "c_$axis" '%s' "$v"
 	done
-	c_noacl=0 c_boot= c_export=
+	c_noacl=0 c_boot= c_export= c_root=
 	[[ " $flags " != *" noacl "* ]] || c_noacl=1
 	for v in $flags; do
 		[[ $v != boot=* ]] || c_boot="$c_boot${c_boot:+ }${v#boot=}"
 		[[ $v != export=* ]] || c_export=${v#export=}
+		[[ $v != root=* ]] || c_root=${v#root=}
 	done
+	case $c_root in
+	'' | host) ;;
+	*) die "matrix: cell '$cell': root=$c_root: a cell boots the initramfs or root=host" ;;
+	esac
 	case $c_export in
 	'' | tmpfs) ;;
 	*) die "matrix: cell '$cell': export=$c_export: the rig makes an export on tmpfs only" ;;
