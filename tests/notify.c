@@ -248,6 +248,29 @@ static void refused_acl(struct __test_metadata *_metadata,
 			       t->w->event);
 }
 
+/* the five tests, for a fixture whose self->t is its target */
+#define NOTIFY_TESTS(f)							\
+	TEST_F(f, set_acl_changing_mode_queues_attrib)			\
+	{								\
+		set_acl_changing_mode(_metadata, &self->t);		\
+	}								\
+	TEST_F(f, set_acl_keeping_mode_queues_attrib)			\
+	{								\
+		set_acl_keeping_mode(_metadata, &self->t);		\
+	}								\
+	TEST_F(f, remove_acl_queues_attrib)				\
+	{								\
+		remove_acl(_metadata, &self->t);			\
+	}								\
+	TEST_F(f, set_default_acl_queues_attrib)			\
+	{								\
+		set_default_acl(_metadata, &self->t);			\
+	}								\
+	TEST_F(f, refused_acl_queues_nothing)				\
+	{								\
+		refused_acl(_metadata, &self->t);			\
+	}
+
 static void drop_target(struct target *t)
 {
 	if (t->wfd >= 0)
@@ -286,30 +309,7 @@ FIXTURE_TEARDOWN(notify)
 	drop_target(&self->t);
 }
 
-TEST_F(notify, set_acl_changing_mode_queues_attrib)
-{
-	set_acl_changing_mode(_metadata, &self->t);
-}
-
-TEST_F(notify, set_acl_keeping_mode_queues_attrib)
-{
-	set_acl_keeping_mode(_metadata, &self->t);
-}
-
-TEST_F(notify, remove_acl_queues_attrib)
-{
-	remove_acl(_metadata, &self->t);
-}
-
-TEST_F(notify, set_default_acl_queues_attrib)
-{
-	set_default_acl(_metadata, &self->t);
-}
-
-TEST_F(notify, refused_acl_queues_nothing)
-{
-	refused_acl(_metadata, &self->t);
-}
+NOTIFY_TESTS(notify)
 
 /* ---- fanotify */
 
@@ -349,29 +349,6 @@ FIXTURE_TEARDOWN(fanotify)
 	drop_target(&self->t);
 }
 
-TEST_F(fanotify, set_acl_changing_mode_queues_attrib)
-{
-	set_acl_changing_mode(_metadata, &self->t);
-}
-
-TEST_F(fanotify, set_acl_keeping_mode_queues_attrib)
-{
-	set_acl_keeping_mode(_metadata, &self->t);
-}
-
-TEST_F(fanotify, remove_acl_queues_attrib)
-{
-	remove_acl(_metadata, &self->t);
-}
-
-TEST_F(fanotify, set_default_acl_queues_attrib)
-{
-	set_default_acl(_metadata, &self->t);
-}
-
-TEST_F(fanotify, refused_acl_queues_nothing)
-{
-	refused_acl(_metadata, &self->t);
-}
+NOTIFY_TESTS(fanotify)
 
 TEST_HARNESS_MAIN

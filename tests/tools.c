@@ -41,35 +41,6 @@ static int run_in(const char *cwd, const char *cmd, struct run *r)
 	return r->st;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* sort the blank-line separated blocks of s in place */
-static void sort_blocks(char *s)
-{
-	static char copy[OUTSZ];
-	char *blocks[512], *p = copy, *q;
-	int n = 0, i;
-
-	snprintf(copy, sizeof(copy), "%s", s);
-	while (*p && n < 512) {
-		blocks[n++] = p;
-		q = strstr(p, "\n\n");
-		if (!q)
-			break;
-		q[1] = 0;
-		p = q + 2;
-	}
-	qsort(blocks, (size_t)n, sizeof(blocks[0]), cmp_str);
-	s[0] = 0;
-	for (i = 0; i < n; i++) {
-		strcat(s, blocks[i]);
-		strcat(s, "\n");
-	}
-}
-
 /*
  * The tool ran and exited on its own: a9_run_cmd() gives 126 when it
  * could not enter the directory, 127 when the exec failed and -1 for a
@@ -97,8 +68,8 @@ static void sort_blocks(char *s)
 	run_in(self->ldir, cmd, &rl);					\
 	RAN(rs, "on the share", cmd);					\
 	RAN(rl, "locally", cmd);					\
-	sort_blocks(rs.out);						\
-	sort_blocks(rl.out);						\
+	a9_sort_blocks(rs.out);						\
+	a9_sort_blocks(rl.out);						\
 	EXPECT_EQ(rl.st, rs.st) TH_LOG("'%s': exit %d on share (%s), %d local (%s)", \
 				       cmd, rs.st, rs.err, rl.st, rl.err); \
 	EXPECT_STREQ(rl.out, rs.out) TH_LOG("'%s' output differs", cmd);	\
@@ -744,7 +715,7 @@ TEST_F(tools, getfacl_restore_round_trip)
 	     "\n");
 	n = a9_read_file(a9_path(self->p, self->dir, "dump"), dump, sizeof(dump));
 	ASSERT_LT(0, n);
-	sort_blocks(dump);
+	a9_sort_blocks(dump);
 	EXPECT_STREQ(dump, rs.out);
 }
 

@@ -108,34 +108,6 @@ static int run(const char *cwd, char *const argv[], char *out, size_t outsz)
 	return a9_run_cmd(cwd, argv, out, outsz, err, sizeof(err));
 }
 
-static int cmp_block(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* sort the blank-line separated blocks of s in place */
-static void sort_blocks(char *s)
-{
-	static char copy[DUMPSZ];
-	static char *blocks[8192];
-	char *p = copy, *q;
-	size_t n = 0, i, len = 0;
-
-	snprintf(copy, sizeof(copy), "%s", s);
-	while (*p && n < 8192) {
-		blocks[n++] = p;
-		q = strstr(p, "\n\n");
-		if (!q)
-			break;
-		q[1] = 0;
-		p = q + 2;
-	}
-	qsort(blocks, n, sizeof(blocks[0]), cmp_block);
-	s[0] = 0;
-	for (i = 0; i < n; i++)
-		len += (size_t)snprintf(s + len, DUMPSZ - len, "%s\n", blocks[i]);
-}
-
 /*
  * getfacl -R -n of the tree at dir, paths relative to it, blocks
  * sorted, into out: 0, or the tool's exit status
@@ -145,8 +117,7 @@ static int dump(const char *dir, char *out)
 	char *argv[] = { (char *)a9_tool("getfacl"), "-R", "-n", ".", NULL };
 	int st = run(dir, argv, out, DUMPSZ);
 
-	sort_blocks(out);
-	return st;
+	return a9_sort_blocks(out) ?: st;
 }
 
 #define DUMP(dir, out) do {						\

@@ -278,6 +278,13 @@ const char *a9_tool(const char *name);
 /* replace every occurrence of from by to in s (in place, to shorter/equal) */
 void a9_strreplace(char *s, const char *from, const char *to);
 
+/*
+ * Sort the blank-line separated blocks of s in place (getfacl -R's
+ * output, whose order is readdir's, which differs between
+ * filesystems); 0, or -ENOMEM with s as it was
+ */
+int a9_sort_blocks(char *s);
+
 /* errno name, e.g. "EINVAL" (for messages) */
 const char *a9_errname(int err);
 

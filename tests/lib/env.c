@@ -299,3 +299,58 @@ void a9_strreplace(char *s, const char *from, const char *to)
 		s = p + tl;
 	}
 }
+
+static int cmp_block(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int a9_sort_blocks(char *s)
+{
+	size_t len = strlen(s), n = 0, cap = 64, i, at = 0;
+	char *copy = malloc(len + 1), **blocks = malloc(cap * sizeof(*blocks));
+	char *p, *q;
+
+	if (!copy || !blocks) {
+		free(copy);
+		free(blocks);
+		return -ENOMEM;
+	}
+	memcpy(copy, s, len + 1);
+	for (p = copy; *p; p = q + 2) {
+		if (n == cap) {
+			char **more = realloc(blocks, 2 * cap * sizeof(*blocks));
+
+			if (!more) {
+				free(copy);
+				free(blocks);
+				return -ENOMEM;
+			}
+			blocks = more;
+			cap *= 2;
+		}
+		blocks[n++] = p;
+		q = strstr(p, "\n\n");
+		if (!q)
+			break;
+		q[1] = 0;
+	}
+	qsort(blocks, n, sizeof(*blocks), cmp_block);
+	/*
+	 * each block as it was, then the blank line that ended it; the
+	 * last one may have had none, so never past s's own length
+	 */
+	for (i = 0; i < n && at < len; i++) {
+		size_t bl = strlen(blocks[i]);
+
+		bl = bl < len - at ? bl : len - at;
+		memcpy(s + at, blocks[i], bl);
+		at += bl;
+		if (at < len)
+			s[at++] = '\n';
+	}
+	s[at] = 0;
+	free(copy);
+	free(blocks);
+	return 0;
+}
