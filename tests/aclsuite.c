@@ -26,7 +26,32 @@
  */
 #include "acl9p_test.h"
 
-A9_FIXTURE(aclsuite, A9_PROBE)
+FIXTURE(aclsuite) {
+	char dir[PATH_MAX];
+	char ldir[PATH_MAX];
+	char p[PATH_MAX];
+	char q[PATH_MAX];
+};
+
+/*
+ * What the suite needs is checked before the share is: in a guest
+ * without perl every test skips whatever the share can do
+ */
+FIXTURE_SETUP(aclsuite)
+{
+	const char *suite = getenv("ACL9P_ACL_SUITE");
+
+	if (access("/usr/bin/perl", X_OK))
+		A9_SETUP_SKIP("no perl in this guest: the acl suite runs in host-root cells (opts=hostroot)");
+	if (!suite || !*suite)
+		A9_SETUP_SKIP("ACL9P_ACL_SUITE is not set: the acl suite runs in host-root cells (opts=hostroot)");
+	a9_setup(_metadata, "aclsuite", self->dir, sizeof(self->dir),
+		 self->ldir, sizeof(self->ldir), A9_PROBE);
+}
+
+FIXTURE_TEARDOWN(aclsuite)
+{
+}
 
 #define OUTSZ 65536
 
@@ -128,10 +153,6 @@ static void suite_file(struct __test_metadata *_metadata,
 	const char *suite = getenv("ACL9P_ACL_SUITE");
 	int st_s, st_l;
 
-	if (access("/usr/bin/perl", X_OK))
-		SKIP(return, "no perl in this guest: the acl suite runs in host-root cells (opts=hostroot)");
-	if (!suite || !*suite)
-		SKIP(return, "ACL9P_ACL_SUITE is not set: the acl suite runs in host-root cells (opts=hostroot)");
 	A9_REQUIRE_LOCAL();
 	umask(022);
 	a9_path(self->p, self->dir, "w");
