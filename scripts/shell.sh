@@ -29,6 +29,7 @@ cell=${1:-}
 [ -n "$cell" ] || cell=$(matrix_cells default "$label" | head -n 1)
 matrix_cell "$cell"
 if [ -z "${KERNEL:-}" ]; then
+	kernels_load
 	kernel_known "$c_kernel" ||
 		die "$mode: kernel '$c_kernel' of cell $cell is not in kernel/kernels.conf (KERNEL=path for your own)"
 	"$ACL9P_TOP/scripts/kernel-build.sh" "$c_kernel" >&2

@@ -169,6 +169,14 @@ if [ -r "$kernel" ]; then
 		fi
 	fi
 
+	# make run with a cell of kernel/kernels.conf's kernel, not KERNEL=
+	if CMD='exit 0' "$ACL9P_TOP/scripts/shell.sh" --run vanilla.qemu-passthrough.client.none \
+		>/dev/null 2>"$tmp/run2.err"; then
+		ok "make run: a cell names its kernel of kernel/kernels.conf"
+	else
+		bad "make run of vanilla.qemu-passthrough.client.none: $(tail -n 1 "$tmp/run2.err")"
+	fi
+
 	# QEMU's -smp must reach the guest, or the concurrency tests race
 	# on one CPU (a kernel without SMP, or without ACPI: SeaBIOS' MP
 	# table names the boot CPU only).
