@@ -23,7 +23,7 @@
  *                     (scripts/fuzz.sh; ACL9P_FUZZ_* its parameters,
  *                     ACL9P_FUZZ_LIMIT its time limit, default 600);
  *                     run the command of the file ACL9P_RUN names
- *                     (scripts/run.sh; ACL9P_RUN_LIMIT its time limit)
+ *                     (scripts/shell.sh --run; ACL9P_RUN_LIMIT its limit)
  *   ACL9P_ROOT        initramfs (default) | host: the root is the host's
  *                     / over 9p, read-only (scripts/boot.sh --root host);
  *                     the init gives the guest tmpfs where it writes, and
@@ -101,7 +101,7 @@
 #define NOACL		"/mnt/noacl"
 #define LOCAL		"/mnt/local"
 #define RESULTS_TTY	"/dev/ttyS1"
-/* a run's command: its stderr, then its exit status (scripts/run.sh) */
+/* a run's command: its stderr, then its exit status (scripts/shell.sh --run) */
 #define STDERR_TTY	"/dev/ttyS2"
 #define STATUS_TTY	"/dev/ttyS3"
 /*
@@ -560,7 +560,7 @@ static void run_shell(void)
 
 /*
  * run: the command in the file ACL9P_RUN names (on the host's root, so
- * written there by scripts/run.sh), given whole to /bin/sh -c in the
+ * written there by scripts/shell.sh --run), run by /bin/sh in the
  * share, stdin /dev/null, stdout on the results port and stderr on the
  * third, both raw, then "run-exit N" on the fourth: its exit status,
  * 128 + N for signal N, -1 when killed at ACL9P_RUN_LIMIT seconds
@@ -575,19 +575,10 @@ static void run_command(void)
 	int st = open_raw(STATUS_TTY);
 	int status = -1, code;
 	struct timespec t0;
-	char cmd[65536];
-	ssize_t n;
 	pid_t pid;
-	int fd;
 
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fail("open %s: %s", file, strerror(errno));
-	n = read(fd, cmd, sizeof(cmd) - 1);
-	close(fd);
-	if (n < 0 || n == sizeof(cmd) - 1)
-		fail("%s: %s", file, n < 0 ? strerror(errno) : "a command of 64 KiB or more");
-	cmd[n] = 0;
+	if (access(file, R_OK))
+		fail("%s: %s", file, strerror(errno));
 	if (limit <= 0)
 		limit = 600;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -595,7 +586,7 @@ static void run_command(void)
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
 	if (pid == 0) {
-		char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+		char *argv[] = { "/bin/sh", (char *)file, NULL };
 		int null = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);

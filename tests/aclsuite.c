@@ -78,7 +78,6 @@ static int run_suite(const char *suite, const char *name, const char *dir,
 		return -1;
 	/* the runner's children take it: this program is static */
 	setenv("LD_PRELOAD", lib, 1);
-	setenv("TESTDIR", "", 1);
 	st = a9_run_cmd(dir, argv, out, OUTSZ, err, sizeof(err));
 	unsetenv("LD_PRELOAD");
 	return st;
