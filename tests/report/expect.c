@@ -3,6 +3,7 @@
 #include "expect.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -415,7 +416,7 @@ static char *next_alternative(const char *glob, const char *g,
  * "a.b.*" or "c.d.*", and "!(X|Y)" as a whole glob is "neither X nor
  * Y", each matched by axis.  expect_check_cell_glob() refuses the rest.
  */
-bool expect_cell_matches(const char *glob, const char *cell)
+static bool cell_matches(const char *glob, const char *cell)
 {
 	const char *end, *g = spanning_group(glob, &end), *a;
 	bool any = false;
@@ -424,10 +425,65 @@ bool expect_cell_matches(const char *glob, const char *cell)
 	if (!g)
 		return axes_match(glob, cell);
 	for (a = g + 2; !any && (alt = next_alternative(glob, g, end, &a));) {
-		any = expect_cell_matches(alt, cell);
+		any = cell_matches(alt, cell);
 		free(alt);
 	}
 	return *g == '!' ? !any : any;
+}
+
+/* expect_judge_as(): kernel K's cells are judged as kernel AS's too */
+static char **judged, **judged_as;
+static size_t njudged;
+
+void expect_judge_as(const char *kernel, const char *as)
+{
+	judged = xrealloc(judged, (njudged + 1) * sizeof(*judged));
+	judged_as = xrealloc(judged_as, (njudged + 1) * sizeof(*judged_as));
+	judged[njudged] = xstrdup(kernel);
+	judged_as[njudged++] = xstrdup(as);
+}
+
+/* whether glob spells out kernel name k (not as part of a longer name) */
+static bool names_kernel(const char *glob, const char *k)
+{
+	size_t n = strlen(k);
+
+	for (const char *p = strstr(glob, k); p; p = strstr(p + 1, k)) {
+		bool before = p > glob && (isalnum((unsigned char)p[-1]) || p[-1] == '-');
+		bool after = isalnum((unsigned char)p[n]) || p[n] == '-';
+
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A cell of a kernel judged as another (a distribution's image of the
+ * source the rig builds) is matched as that other kernel's same cell,
+ * unless the glob names the kernel itself: the lists' vanilla entries
+ * judge Debian's 6.1, and an entry of its own says where it differs.
+ * (Matching its own name as well would let "!(upstream*.local-tmpfs.*)"
+ * take Debian's 6.12 where it does not take upstream.)
+ */
+bool expect_cell_matches(const char *glob, const char *cell)
+{
+	const char *dot = strchr(cell, '.');
+
+	for (size_t i = 0; dot && i < njudged; i++) {
+		char *as;
+		bool hit;
+
+		if (strlen(judged[i]) != (size_t)(dot - cell) ||
+		    strncmp(judged[i], cell, (size_t)(dot - cell)) ||
+		    names_kernel(glob, judged[i]))
+			continue;
+		as = xasprintf("%s%s", judged_as[i], dot);
+		hit = cell_matches(glob, as);
+		free(as);
+		return hit;
+	}
+	return cell_matches(glob, cell);
 }
 
 /* NULL, or why a cell glob cannot be matched by axis */

@@ -51,6 +51,9 @@ void expect_free(struct expectations *ex);
 /* Whether a cell glob takes this cell (or a differences glob this
  * configuration), one axis per dot-separated component. */
 bool expect_cell_matches(const char *glob, const char *cell);
+/* From now on, kernel's cells are also taken by the globs that take
+ * kernel as's same cell (acl9p-report --judge). */
+void expect_judge_as(const char *kernel, const char *as);
 /* NULL, or why glob cannot be matched by axis (a load error) */
 const char *expect_check_cell_glob(const char *glob);
 

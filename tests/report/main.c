@@ -2,7 +2,7 @@
  *
  *   acl9p-report --results R --expected DIR [--cell-filter GLOB]
  *       [--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME]
- *       [--compare A:B[:across]]...
+ *       [--compare A:B[:across]]... [--judge K:AS]...
  *
  * Reads R/<kernel>.<config>/{ktap.txt,hostcheck.ktap,status} (and
  * traffic.tsv, the 9P requests per test, where there is one), applies
@@ -21,7 +21,10 @@
  * one of them, or either.  A:B:across compares kernels of different
  * sources: there a difference whose failing side is that kernel's own
  * expected failure or skip (an entry not naming the other's cell)
- * needs no differences entry (diff.c says why).
+ * needs no differences entry (diff.c says why).  --judge K:AS: the
+ * lists' entries that take a cell of kernel AS take kernel K's same
+ * cell too (a distribution's build of the source the rig builds as AS,
+ * kernel/kernels.conf judged=); an entry naming K says where it differs.
  * Paths it prints are relative to the cwd when they lie below it.
  * Exit: 0 nothing failed, 1 something failed, 2 usage/format/IO error. */
 #include "cells.h"
@@ -38,7 +41,7 @@
 #include <string.h>
 
 #define USAGE1 "acl9p-report --results R --expected DIR [--cell-filter GLOB]"
-#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME] [--compare A:B[:across]]..."
+#define USAGE2 "[--manifest FILE [--tests GLOB]] [--cells FILE] [--flavour NAME] [--compare A:B[:across]]... [--judge K:AS]..."
 
 /* Errors are one line; help is stdout, so it fits 100 columns. */
 static void usage(const char *why)
@@ -109,7 +112,7 @@ int main(int argc, char **argv)
 {
 	const char *results = NULL, *expected = NULL, *filter = NULL,
 		   *manifest = NULL, *tests = NULL, *cells = NULL,
-		   *flavour = "plain", *compare = NULL;
+		   *flavour = "plain", *compare = NULL, *judge = NULL;
 	char **compares = NULL;
 	size_t ncompares = 0, capcmp = 0;
 	for (int i = 1; i < argc; i++) {
@@ -122,9 +125,9 @@ int main(int argc, char **argv)
 		static const char *const opts[] = { "--results", "--expected",
 						     "--cell-filter", "--manifest",
 						     "--tests", "--cells", "--flavour",
-						     "--compare" };
+						     "--compare", "--judge" };
 		const char **slots[] = { &results, &expected, &filter, &manifest,
-					 &tests, &cells, &flavour, &compare };
+					 &tests, &cells, &flavour, &compare, &judge };
 		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 			size_t n = strlen(opts[k]);
 			if (!strncmp(a, opts[k], n) && (a[n] == 0 || a[n] == '=')) {
@@ -158,6 +161,17 @@ int main(int argc, char **argv)
 				usage("--compare takes A:B or A:B:across, two kernels");
 			grow(&compares, &capcmp, ncompares, sizeof(*compares));
 			compares[ncompares++] = xstrdup(val);
+		}
+		if (slot == &judge) {
+			const char *sep = strchr(val, ':');
+			char *k;
+
+			if (!sep || sep == val || !sep[1] || strchr(sep + 1, ':') ||
+			    strchr(val, '.'))
+				usage("--judge takes K:AS, two kernels");
+			k = xasprintf("%.*s", (int)(sep - val), val);
+			expect_judge_as(k, sep + 1);
+			free(k);
 		}
 	}
 	if (!results || !expected)

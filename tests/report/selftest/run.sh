@@ -91,6 +91,35 @@ if [ "$n" = 2 ]; then ok "basic: nameless 6.1-style SKIP named from its RUN line
 else bad "basic: mask_recalc skipped in $n cells, wanted 2"; fi
 xml_ok basic "$d/results/junit.xml"
 
+# --- judge: a distribution's kernel judged by vanilla's entries.  The
+# basic fixture with its xfail entry narrowed to the two kernels and
+# vanilla's cell renamed: without --judge that entry cannot take the
+# distro cell.
+j=$work/judge
+rm -rf "$j"
+cp -r "$here/fixtures/basic" "$j"
+mv "$j/results/vanilla.qemu-mapped-xattr.user.none" "$j/results/distro.qemu-mapped-xattr.user.none"
+sed -i 's/^\*\.qemu-mapped-xattr\.\* acl9p_roundtrip.acl.default_inherit/@(vanilla|patched).qemu-mapped-xattr.* acl9p_roundtrip.acl.default_inherit/' \
+	"$j/expected/xfail.servers"
+run judge-off "$j" --compare distro:patched
+want_rc judge-off 1
+has judge-off 'FAIL   acl9p_roundtrip.acl.default_inherit  [distro.qemu-mapped-xattr.user.none]'
+run judge "$j" --compare distro:patched --judge distro:vanilla
+want_rc judge 0
+hasnt judge 'FAIL   acl9p_roundtrip.acl.default_inherit'
+# a negation that leaves vanilla out leaves the distro cell out too
+sed -i 's/^@(vanilla|patched)\.qemu-mapped-xattr\.\* /!(vanilla.*|other.*) /' "$j/expected/xfail.servers"
+run judge-neg "$j" --compare distro:patched --judge distro:vanilla
+want_rc judge-neg 1
+has judge-neg 'FAIL   acl9p_roundtrip.acl.default_inherit  [distro.qemu-mapped-xattr.user.none]'
+hasnt judge-neg 'FAIL   acl9p_roundtrip.acl.default_inherit  [patched.qemu-mapped-xattr.user.none]'
+# an entry naming the distro kernel takes it by its own name
+echo 'distro.qemu-mapped-xattr.* acl9p_roundtrip.acl.default_inherit Debian: its own entry' >>"$j/expected/xfail.servers"
+run judge-own "$j" --compare distro:patched --judge distro:vanilla
+want_rc judge-own 0
+run judge-bad "$j" --judge distro
+want_rc judge-bad 2
+
 # --- filter: one cell, so no A/B pair
 run filter "$d" --cell-filter 'vanilla.*'
 want_rc filter 0
