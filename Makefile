@@ -32,8 +32,10 @@
 # Variables: MATRIX=set (a set of tests/matrix.conf, default "default";
 # MATRIX=full for every axis), KERNELS=names (kernels of
 # kernel/kernels.conf to build and run, default those marked
-# run=default, e.g. KERNELS=vanilla,patched,upstream),
-# KERNEL=/path/bzImage (test your own kernel, as "custom"), CELL=glob (cells of the set to run, e.g.
+# run=default, e.g. KERNELS=vanilla,patched,upstream; debian61 and
+# debian612 are Debian's own kernels, fetched, with modules),
+# KERNEL=/path/bzImage (test your own kernel, as "custom"; a name of
+# kernel/kernels.conf is KERNELS=NAME), CELL=glob (cells of the set to run, e.g.
 # CELL='*.diod.user.*'; make shell: one cell name), TESTS=glob (test
 # binaries to run, without the acl9p_ prefix, e.g. TESTS=hostchange),
 # JOBS (cells in parallel, default 2), RACE_MS (how long a race test
@@ -46,6 +48,16 @@ CFLAGS_HOST := -std=gnu11 -O2 -Wall -Wextra -Werror
 
 KERNEL ?=
 KERNELS ?=
+# KERNEL=NAME, a kernel of kernel/kernels.conf rather than a file (make
+# check KERNEL=debian61), is KERNELS=NAME.
+ifneq ($(KERNEL),)
+ifeq ($(wildcard $(KERNEL)),)
+ifneq ($(shell scripts/kernel-list.sh all | grep -qxF '$(KERNEL)' && echo y),)
+override KERNELS := $(KERNEL)
+override KERNEL :=
+endif
+endif
+endif
 MATRIX ?= default
 CELL ?=
 TESTS ?=
@@ -92,7 +104,7 @@ tools: deps
 	@$(MAKE) -s -C tests/report O=$(B)/report
 
 guest: tools
-	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c
+	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c guest/modules.c
 	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/guest/acl9p-fused server/fuse/acl9p-fused.c
 	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
 	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/tests/acl9p-bench tests/bench/bench.c

@@ -28,6 +28,11 @@
  *                     / over 9p, read-only (scripts/boot.sh --root host);
  *                     the init gives the guest tmpfs where it writes, and
  *                     takes the host's tools (PATH, bash)
+ *   ACL9P_ROOT_SRC, ACL9P_ROOT_OPTS
+ *                     with ACL9P_ROOT=host, for a kernel whose 9p is a
+ *                     module: the 9p source and options of the host's /,
+ *                     which this init, run from the initramfs, mounts
+ *                     and enters itself
  *   ACL9P_FUSED       the FUSE daemon of the local-fuse cells (default
  *                     /bin/acl9p-fused of the initramfs)
  *   ACL9P_SRC, ACL9P_OPTS
@@ -59,8 +64,12 @@
  *                     own tests use /tests/rig)
  *   ACL9P_TIMEOUT_SCALE  N: every time limit of a test or binary times N
  *                     (a slow kernel flavour's command line, matrix.conf)
+ *   ip                the kernel's ip= parameter, when the kernel did not
+ *                     take it (no CONFIG_IP_PNP: a distribution's
+ *                     kernel): configured by the init (guest/modules.c)
  * The rest (ACL9P_CELL, ACL9P_SERVER, ACL9P_HOSTCTL, ...) is for the
- * tests only.
+ * tests only.  A kernel with modules finds them in /lib/modules/acl9p
+ * (scripts/distro-kernel.sh) and the init loads them first.
  *
  * The results port carries one KTAP document (as kselftest's runner
  * nests its binaries): a plan over the binaries, each binary's own
@@ -95,6 +104,8 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "modules.h"
 
 #define DEBUG_EXIT_PORT	0xf4
 #define SHARE		"/mnt/share"
@@ -638,6 +649,34 @@ static void host_root_setup(void)
 		say("no devpts (%s): the shell has no ptys", strerror(errno));
 }
 
+/*
+ * A host-root boot of a kernel whose 9p is a module (ACL9P_ROOT_SRC
+ * set: scripts/boot.sh): the kernel ran this init from the initramfs,
+ * which loaded the modules; mount the host's / (ACL9P_ROOT_SRC,
+ * ACL9P_ROOT_OPTS) read-only and make it the root, the pseudo
+ * filesystems moved along, as switch_root does.
+ */
+#define NEWROOT "/newroot"
+
+static void enter_host_root(void)
+{
+	static const char *const keep[] = { "/proc", "/sys", "/dev" };
+	char dst[64];
+
+	must_mount(must_env("ACL9P_ROOT_SRC"), NEWROOT, "9p", MS_RDONLY,
+		   must_env("ACL9P_ROOT_OPTS"));
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+		snprintf(dst, sizeof(dst), NEWROOT "%s", keep[i]);
+		if (mount(keep[i], dst, NULL, MS_MOVE, NULL))
+			fail("move %s to %s: %s", keep[i], dst, strerror(errno));
+	}
+	if (chdir(NEWROOT) || mount(".", "/", NULL, MS_MOVE, NULL) ||
+	    chroot(".") || chdir("/"))
+		fail("enter the host's root at %s: %s", NEWROOT, strerror(errno));
+	say("root: the host's / (%s), entered from the initramfs",
+	    getenv("ACL9P_ROOT_SRC"));
+}
+
 int main(void)
 {
 	const char *mode;
@@ -655,7 +694,15 @@ int main(void)
 			close(con);
 	}
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	/* a kernel with modules: appended to the initramfs by scripts/boot.sh */
+	if (load_modules(say) < 0)
+		fail("%s/order: %s", MODULES_DIR, strerror(errno));
+	if (getenv("ip") && configure_ip(getenv("ip"), say))
+		fail("ip=%s: the network the share needs is not there (above)",
+		     getenv("ip"));
 	host_root = !strcmp(env("ACL9P_ROOT", "initramfs"), "host");
+	if (host_root && getenv("ACL9P_ROOT_SRC"))
+		enter_host_root();
 	if (host_root)
 		host_root_setup();
 	must_mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
