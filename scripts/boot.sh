@@ -93,6 +93,10 @@ matrix_cell "$cell"
 # A cell that says root=host (tests/matrix.conf) boots the host's root
 # whatever the caller asked.
 [ -z "$c_root" ] || root=$c_root
+# A kernel with modules (a distribution's, scripts/distro-kernel.sh)
+# has them beside it as NAME.modules.cpio, for the initramfs.
+mods=${kernel%.bzImage}.modules.cpio
+[ -r "$mods" ] || mods=
 [ "$mode" != run ] || [ "$root" = host ] ||
 	die "boot: --mode run reads its command from the host: it needs --root host"
 # The noacl mount is access=client without posixacl, the probe one with.
@@ -220,7 +224,16 @@ if [ "$root" = host ]; then
 	[ -x "$ACL9P_BUILD/guest/init" ] || die "boot: build/guest/init missing (run: make guest)"
 	rootdev=(-fsdev "local,id=acl9proot,path=/,security_model=none,readonly=on,multidevs=remap"
 		-device virtio-9p-pci,fsdev=acl9proot,mount_tag=acl9proot)
-	rootargs="root=acl9proot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro init=$ACL9P_BUILD/guest/init"
+	rootopts=trans=virtio,version=9p2000.L,cache=loose,msize=262144
+	if [ -z "$mods" ]; then
+		rootargs="root=acl9proot rootfstype=9p rootflags=$rootopts ro init=$ACL9P_BUILD/guest/init"
+	else
+		# 9p is a module: the kernel cannot mount that root itself.
+		# The initramfs' init loads it, mounts the host's root and
+		# enters it (guest/init.c, ACL9P_ROOT_SRC), as an initramfs
+		# of a distribution would.
+		guest_env+=(ACL9P_ROOT_SRC=acl9proot ACL9P_ROOT_OPTS=$rootopts)
+	fi
 	guest_env+=(ACL9P_ROOT=host ACL9P_FUSED="$ACL9P_BUILD/guest/acl9p-fused"
 		ACL9P_TESTS_DIR="$ACL9P_BUILD/tests")
 	# the acl package's own suite, where scripts/acl-tools.sh left it
@@ -256,6 +269,12 @@ qboot=/usr/share/qemu/qboot.rom
 [ ! -r "$qboot" ] || bios=(-bios "$qboot")
 initrd_arg=(-initrd "$initrd")
 [ "$root" = initramfs ] || initrd_arg=()
+# A kernel's modules are appended to the initramfs, which the kernel
+# unpacks as one archive, for the init to load.
+if [ -n "$mods" ]; then
+	cat "$initrd" "$mods" >"$run/initrd.cpio"
+	initrd_arg=(-initrd "$run/initrd.cpio")
+fi
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m "$ACL9P_GUEST_MEM_MB" "${bios[@]}"
 	-smp "$smp" "${accel[@]}" "${icount[@]}"
 	-kernel "$kernel" "${initrd_arg[@]}" -append "$append"

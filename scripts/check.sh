@@ -5,7 +5,8 @@
 #
 # Environment: MATRIX (the set, default "default"), KERNELS (kernels of
 # kernel/kernels.conf, default those marked run=default), KERNEL (a bzImage
-# to test as "custom" instead of the rig's kernels; ACL9P_KERNEL_LABEL
+# to test as "custom" instead of the rig's kernels, or the name of a
+# kernel of kernel/kernels.conf, the same as KERNELS=NAME; ACL9P_KERNEL_LABEL
 # names it otherwise: make bite judges a bugged kernel as "patched",
 # by the lists of the series), ACL9P_RESULTS (where the cells' results
 # go, default build/results), CELL (glob over the
@@ -44,6 +45,10 @@ case $results in /*) ;; *) results=$PWD/$results ;; esac
 
 declare -A kernels=()
 order=()
+if [ -n "${KERNEL:-}" ] && [ ! -e "$KERNEL" ] && kernels_load && kernel_known "$KERNEL"; then
+	KERNELS=$KERNEL
+	KERNEL=
+fi
 if [ -n "${KERNEL:-}" ]; then
 	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
 	order=("${ACL9P_KERNEL_LABEL:-custom}")
@@ -165,6 +170,8 @@ note "check: matrix ran in $(( ($(now_ms) - start) / 1000 )) s"
 # reports nothing.
 compare=()
 while read -r a b x; do compare+=(--compare "$a:$b${x:+:$x}"); done < <(kernel_compares)
+# A distribution's kernel (judged=) is judged by its source's entries.
+while read -r a b; do compare+=(--judge "$a:$b"); done < <(kernel_judges)
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
 	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter" \
 	--cells "$results/cells.list" --manifest "$ACL9P_BUILD/tests/manifest" \

@@ -9,6 +9,13 @@ set -eu
 # The source packages of the kernels the run builds (kernel/kernels.conf,
 # KERNELS=), then the rig's tools.
 kernel_pkgs=$(for k in $(kernels_run 2>/dev/null); do kernel_get "$k" source; done | sort -u)
+# A distribution's kernel (image=) needs kmod's depmod and modprobe on
+# the host to order its modules (scripts/distro-kernel.sh).
+for k in $(kernels_run 2>/dev/null); do
+	[ -z "$(kernel_get "$k" image)" ] || kernel_pkgs="$kernel_pkgs kmod"
+done
+# shellcheck disable=SC2086 # split on purpose
+kernel_pkgs=$(echo $kernel_pkgs | tr ' ' '\n' | sort -u | tr '\n' ' ')
 pkgs="$kernel_pkgs gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
 libcap-ng-dev busybox-static xz-utils git python3 e2fsprogs gnuplot-nox

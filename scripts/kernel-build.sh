@@ -23,6 +23,12 @@ set -eu
 
 variant=${1:?usage: kernel-build.sh KERNEL [MAKE ARGS] (kernel/kernels.conf: $(kernels_all | tr '\n' ' '))}
 shift
+# A distribution's kernel (image=) is fetched, not built.
+if [ -n "$(kernel_get "$variant" image)" ]; then
+	[ -z "${ACL9P_KERNEL_FLAVOUR:-}" ] ||
+		die "kernel: $variant is a distribution's image: it has no flavour ${ACL9P_KERNEL_FLAVOUR}"
+	exec "$ACL9P_TOP/scripts/distro-kernel.sh" "$variant"
+fi
 # A flavour (ACL9P_KERNEL_FLAVOUR=debug) is the same source with one
 # more fragment, kernel/config/FLAVOUR.config, built beside the plain
 # kernel as NAME-FLAVOUR.

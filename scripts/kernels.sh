@@ -9,8 +9,11 @@
 #                              whose series lists no patch is left out
 #                              with a note
 #   kernel_known NAME          succeed when NAME is defined
-#   kernel_get NAME FIELD      print a field (source, version, series,
-#                              config, flavours, run); empty when unset
+#   kernel_get NAME FIELD      print a field (source, image, judged,
+#                              version, series, config, flavours, run);
+#                              empty when unset
+#   kernel_judges              print "NAME AS" for each kernel judged as
+#                              another (judged=)
 #   kernel_tree NAME           its source tree, build/linux/NAME
 #   kernel_repo NAME           the tree that holds its source's repository
 #   kernel_series NAME         its series directory (absolute), if any
@@ -43,12 +46,24 @@ kernels_load() {
 			for kv in "${rest[@]}"; do
 				key=${kv%%=*}
 				case $key in
-				source | version | series | config | flavours | run) ;;
+				source | image | judged | version | series | config | flavours | run) ;;
 				*) die "kernels: line $line: unknown field '$key'" ;;
 				esac
 				K_FIELD[$name:$key]=${kv#*=}
 			done
-			[ -n "${K_FIELD[$name:source]:-}" ] || die "kernels: line $line: $name has no source="
+			# exactly one of source= (a tree the rig builds) and
+			# image= (a distribution's binary package)
+			if [ -n "${K_FIELD[$name:source]:-}" ] && [ -n "${K_FIELD[$name:image]:-}" ]; then
+				die "kernels: line $line: $name has both source= and image="
+			fi
+			[ -n "${K_FIELD[$name:source]:-}${K_FIELD[$name:image]:-}" ] ||
+				die "kernels: line $line: $name has neither source= nor image="
+			if [ -n "${K_FIELD[$name:image]:-}" ]; then
+				for key in series config flavours; do
+					[ -z "${K_FIELD[$name:$key]:-}" ] ||
+						die "kernels: line $line: $name: $key= is for a kernel the rig builds, not an image="
+				done
+			fi
 			case ${K_FIELD[$name:run]:-asked} in
 			default | asked) ;;
 			*) die "kernels: line $line: run=${K_FIELD[$name:run]} (default or asked)" ;;
@@ -69,8 +84,15 @@ kernels_load() {
 			die "kernels: compare $c: not two defined kernels"
 		fi
 	done
-	# A series kernel is a worktree of its source's repository.
+	# A series kernel is a worktree of its source's repository; a kernel
+	# judged as another names a defined kernel the rig builds.
 	for name in "${K_NAMES[@]}"; do
+		a=${K_FIELD[$name:judged]:-}
+		if [ -n "$a" ]; then
+			kernel_known "$a" && [ -n "${K_FIELD[$a:source]:-}" ] ||
+				die "kernels: $name: judged=$a is not a kernel the rig builds"
+		fi
+		[ -n "${K_FIELD[$name:source]:-}" ] || continue
 		[ -n "$(_kernel_repo_owner "$name")" ] ||
 			die "kernels: $name: no kernel of ${K_FIELD[$name:source]} without a series owns its repository"
 	done
@@ -96,7 +118,7 @@ kernel_get() {
 _kernel_repo_owner() {
 	local n
 	for n in "${K_NAMES[@]}"; do
-		if [ "${K_FIELD[$n:source]}" = "${K_FIELD[$1:source]}" ] &&
+		if [ "${K_FIELD[$n:source]:-}" = "${K_FIELD[$1:source]}" ] &&
 			[ -z "${K_FIELD[$n:series]:-}" ]; then
 			echo "$n"
 			return
@@ -161,12 +183,29 @@ kernels_run() {
 	done
 }
 
+# The source a kernel's results are judged by: its own, or for an image
+# kernel that of the kernel it is judged as (Debian's linux-image of a
+# version is its linux-source of that version, configured by Debian).
+_kernel_judged_source() {
+	local as
+	as=$(kernel_get "$1" judged)
+	kernel_get "${as:-$1}" source
+}
+
+kernel_judges() {
+	local n
+	kernels_load
+	for n in "${K_NAMES[@]}"; do
+		[ -z "${K_FIELD[$n:judged]:-}" ] || echo "$n ${K_FIELD[$n:judged]}"
+	done
+}
+
 kernel_compares() {
 	local c a b
 	kernels_load
 	for c in "${K_COMPARES[@]}"; do
 		read -r a b <<<"$c"
-		if [ "$(kernel_get "$a" source)" = "$(kernel_get "$b" source)" ]; then
+		if [ "$(_kernel_judged_source "$a")" = "$(_kernel_judged_source "$b")" ]; then
 			echo "$a $b"
 		else
 			echo "$a $b across"
