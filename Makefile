@@ -68,7 +68,7 @@ CMD ?=
 export MATRIX KERNEL KERNELS CELL TESTS JOBS RACE_MS ROOT CMD
 
 .PHONY: all demo check shell run deps kernel kernels guest \
-	tools check-series bite raw-acl-probe wire bench fuzz flaky cover-results clean distclean
+	tools virtiofsd check-series bite raw-acl-probe wire bench fuzz flaky cover-results clean distclean
 
 all: demo
 
@@ -90,6 +90,12 @@ kernels: deps
 			scripts/kernel-build.sh $$k || exit 1; \
 		done; \
 	fi
+
+# The virtiofs cells' server: Debian's virtiofsd with server/virtiofsd/'s
+# fix (scripts/virtiofsd-build.sh; make check builds it for a set that
+# has virtiofs cells).
+virtiofsd: deps
+	@scripts/virtiofsd-build.sh
 
 tools: deps
 	@scripts/kernel-src.sh vanilla

@@ -71,6 +71,17 @@ for cell in $all; do
 done
 [ ${#cells[@]} -gt 0 ] || die "check: no cell of set '$set_name' matches CELL='$filter'"
 
+# The virtiofs cells' server is built, not installed (make virtiofsd):
+# once, before the cells that would race to build it.
+for cell in "${cells[@]}"; do
+	case $cell in
+	*.virtiofs*)
+		"$ACL9P_TOP/scripts/virtiofsd-build.sh" || die "check: the virtiofs cells have no server"
+		break
+		;;
+	esac
+done
+
 # The rig's own tests first: a verdict from a rig that cannot fail is
 # worth nothing, so when they fail the matrix does not run.
 if [ "${ACL9P_RIG_TESTS:-1}" != 0 ]; then

@@ -16,6 +16,8 @@
 set -eu
 server=$1 export=$2
 here=$(dirname "$0")
+# the server files may use the rig's paths (ACL9P_BUILD), as under boot.sh
+. "$here/../scripts/lib.sh"
 [ -r "$here/$server.sh" ] || { echo "prepare-export: no server/$server.sh" >&2; exit 2; }
 . "$here/$server.sh"
 
