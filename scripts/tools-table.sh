@@ -75,7 +75,7 @@ for cfg in $configs; do
 	for k in "${ks[@]}"; do
 		for d in "$@"; do
 			[ -d "$d/$k.$cfg" ] || continue
-			p=$(grep -cE '^    ok [0-9]+ aclsuite\.[a-zA-Z_]+$' "$d/$k.$cfg/ktap.txt" 2>/dev/null || true)
+			p=$(grep -cE '^    ok [0-9]+ aclsuite\.[a-zA-Z0-9_]+$' "$d/$k.$cfg/ktap.txt" 2>/dev/null || true)
 			f=$(grep -cE '^    not ok [0-9]+ aclsuite\.' "$d/$k.$cfg/ktap.txt" 2>/dev/null || true)
 			[ $((p + f)) -eq 0 ] || per="$per${per:+, }$k $p/$((p + f))"
 			break
