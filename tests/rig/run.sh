@@ -2,6 +2,9 @@
 # The rig's own tests: the parts that decide a verdict must themselves
 # be able to say "failed".  Run by "make check" before the matrix.
 #   - acl9p-report's selftest (fixture result trees);
+#   - kernel/kernels.conf: a malformed image= kernel is refused, a good
+#     one is judged as its kernel and compared as the same source
+#     (kernels-conf.sh);
 #   - kernel-config.sh rejects an option that does not survive Kconfig;
 #   - make flaky's judge calls the series worse on a planted race rate,
 #     and not on chance, the other direction, or within Holm's margin
@@ -49,6 +52,12 @@ if VALGRIND=${VALGRIND:-0} "$ACL9P_TOP/tests/report/selftest/run.sh" >"$tmp/repo
 	ok "acl9p-report selftest ($(tail -n 1 "$tmp/report.log"))"
 else
 	bad "acl9p-report selftest"; tail -n 20 "$tmp/report.log"
+fi
+
+if "$ACL9P_TOP/tests/rig/kernels-conf.sh" >"$tmp/kconf.log" 2>&1; then
+	ok "$(tail -n 1 "$tmp/kconf.log")"
+else
+	bad "$(tail -n 1 "$tmp/kconf.log")"; grep -v '^kernels.conf:' "$tmp/kconf.log"
 fi
 
 if "$ACL9P_TOP/tests/rig/flaky-judge.sh" >"$tmp/flaky.log" 2>&1; then
