@@ -94,7 +94,8 @@ kernels: deps
 # The virtiofs cells' server: Debian's virtiofsd with server/virtiofsd/'s
 # fix (scripts/virtiofsd-build.sh; make check builds it for a set that
 # has virtiofs cells).
-virtiofsd: deps
+virtiofsd:
+	@MATRIX=virtiofs scripts/deps.sh
 	@scripts/virtiofsd-build.sh
 
 tools: deps

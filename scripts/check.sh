@@ -5,8 +5,8 @@
 #
 # Environment: MATRIX (the set, default "default"), KERNELS (kernels of
 # kernel/kernels.conf, default those marked run=default), KERNEL (a bzImage
-# to test as "custom" instead of the rig's kernels, or the name of a
-# kernel of kernel/kernels.conf, the same as KERNELS=NAME; ACL9P_KERNEL_LABEL
+# to test as "custom" instead of the rig's kernels; make turns a name of
+# kernel/kernels.conf given as KERNEL= into KERNELS=; ACL9P_KERNEL_LABEL
 # names it otherwise: make bite judges a bugged kernel as "patched",
 # by the lists of the series), ACL9P_RESULTS (where the cells' results
 # go, default build/results), CELL (glob over the
@@ -45,10 +45,6 @@ case $results in /*) ;; *) results=$PWD/$results ;; esac
 
 declare -A kernels=()
 order=()
-if [ -n "${KERNEL:-}" ] && [ ! -e "$KERNEL" ] && kernels_load && kernel_known "$KERNEL"; then
-	KERNELS=$KERNEL
-	KERNEL=
-fi
 if [ -n "${KERNEL:-}" ]; then
 	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
 	order=("${ACL9P_KERNEL_LABEL:-custom}")

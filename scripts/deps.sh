@@ -15,13 +15,13 @@ kernel_pkgs=$(for k in $(kernels_run 2>/dev/null); do kernel_get "$k" source; do
 for k in $(kernels_run 2>/dev/null); do
 	[ -z "$(kernel_get "$k" image)" ] || kernel_pkgs="$kernel_pkgs kmod"
 done
-# shellcheck disable=SC2086 # split on purpose
 # The virtiofs cells' server is built from Debian's qemu source
 # (scripts/virtiofsd-build.sh) when the set has such cells.
 if [ -n "${MATRIX:-}" ] && matrix_cells "$MATRIX" x 2>/dev/null |
 	grep -q '\.virtiofs'; then
 	kernel_pkgs="$kernel_pkgs meson ninja-build pkg-config libglib2.0-dev libseccomp-dev dpkg-dev"
 fi
+# shellcheck disable=SC2086 # split on purpose
 kernel_pkgs=$(echo $kernel_pkgs | tr ' ' '\n' | sort -u | tr '\n' ' ')
 pkgs="$kernel_pkgs gcc make flex bison bc libelf-dev libssl-dev cpio
 ccache qemu-system-x86 diod acl attr libacl1-dev libattr1-dev
