@@ -168,16 +168,31 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /*
- * A list named <list>@FLAVOUR is for runs of that kernel flavour only
- * (a test that needs the debug flavour's fault injection skips on the
- * plain kernels: skip.x@plain): the cells of a flavour run have the
- * same names as the plain ones.
+ * A list named <list>@TAG is for runs that TAG describes only: FLAVOUR
+ * is the run's tags, comma-separated, its kernel flavour ("plain" for
+ * none) and its architecture ("plain,x86_64", "debug,x86_64",
+ * "plain,i386").  A test that needs the debug flavour's fault injection
+ * skips on the plain kernels of every architecture: skip.x@plain.  The
+ * cells of such a run have the same names as the plain x86_64 ones.
  */
 static bool for_flavour(const char *nm, const char *flavour)
 {
 	const char *at = strchr(nm, '@');
+	size_t len;
 
-	return !at || !strcmp(at + 1, flavour);
+	if (!at)
+		return true;
+	at++;
+	len = strlen(at);
+	for (const char *t = flavour; *t;) {
+		size_t n = strcspn(t, ",");
+
+		if (n == len && !strncmp(t, at, n))
+			return true;
+		t += n;
+		t += *t == ',';
+	}
+	return false;
 }
 
 int expect_load(const char *dir, const char *flavour, struct expectations *ex)

@@ -13,9 +13,11 @@
  * those a cell did not report fails, --tests being the binaries the run
  * selected (the rig's TESTS, without "acl9p_"; empty: all).  --cells:
  * the cells the run asked for; one without results fails.  --flavour:
- * the kernel flavour the run booted (tests/matrix.conf; default
- * "plain", the rig's own kernels): a list named <list>@NAME applies only
- * to runs of that flavour.  --compare: a comparison of the A/B
+ * the run's tags, comma-separated: the kernel flavour it booted
+ * (tests/matrix.conf; "plain", the default, for the rig's own kernels)
+ * and its architecture (scripts/check.sh passes "plain,x86_64",
+ * "debug,x86_64", "plain,i386"): a list named <list>@TAG applies only to
+ * runs with that tag.  --compare: a comparison of the A/B
  * differential, kernel B's cells against kernel A's (repeatable; none:
  * vanilla:patched); a differences entry's fails= must name a kernel of
  * one of them, or either.  A:B:across compares kernels of different

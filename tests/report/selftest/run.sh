@@ -213,6 +213,19 @@ run flavour-default "$d"
 want_rc flavour-default 0
 run flavour-other "$d" --flavour debug
 want_rc flavour-other 1
+# a run's tags: its flavour and its architecture, each naming lists
+run flavour-tags "$d" --flavour plain,i386
+want_rc flavour-tags 0
+run flavour-tags-debug "$d" --flavour debug,i386
+want_rc flavour-tags-debug 1
+mv "$d/expected/skip.servers@plain" "$d/expected/skip.servers@i386"
+run flavour-arch "$d" --flavour debug,i386
+want_rc flavour-arch 0
+run flavour-arch-other "$d" --flavour plain,x86_64
+want_rc flavour-arch-other 1
+# a tag is matched whole, not as a prefix of another
+run flavour-arch-prefix "$d" --flavour plain,i38,i3866
+want_rc flavour-arch-prefix 1
 
 # --- with=: a listed failure must also show the diagnostic it names
 d=$(fixture basic)
