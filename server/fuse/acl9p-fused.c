@@ -53,6 +53,23 @@
 #define HASH_SIZE	4096		/* power of two */
 #define NO_REPLY	1		/* handler result: send nothing */
 
+/*
+ * The id system calls with 32-bit ids.  On i386 (and the other ABIs that
+ * kept Linux's first, 16-bit id calls) SYS_setgroups and SYS_setresuid
+ * are those 16-bit calls: setgroups16 reads a gid_t array as 16-bit
+ * ids, so groups 1002 and 1003 became 1002 and 0.  The 32-bit ones are
+ * SYS_*32 there; elsewhere the plain numbers are already 32-bit.
+ */
+#ifdef SYS_setgroups32
+#define SYS_SETGROUPS	SYS_setgroups32
+#define SYS_SETRESUID	SYS_setresuid32
+#define SYS_SETRESGID	SYS_setresgid32
+#else
+#define SYS_SETGROUPS	SYS_setgroups
+#define SYS_SETRESUID	SYS_setresuid
+#define SYS_SETRESGID	SYS_setresgid
+#endif
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b)	((a) < (b) ? (a) : (b))
 
@@ -527,11 +544,11 @@ static int set_creds(const struct fuse_in_header *in, bool real)
 		return -EOVERFLOW;
 	read_caller(in->pid, &c);
 	/* raw syscalls: glibc would sync ids across threads we do not have */
-	if (syscall(SYS_setgroups, c.nr_groups, groups_buf) < 0)
+	if (syscall(SYS_SETGROUPS, c.nr_groups, groups_buf) < 0)
 		return -errno;
 	if (real) {
-		if (syscall(SYS_setresgid, in->gid, -1, -1) < 0 ||
-		    syscall(SYS_setresuid, in->uid, -1, -1) < 0)
+		if (syscall(SYS_SETRESGID, in->gid, -1, -1) < 0 ||
+		    syscall(SYS_SETRESUID, in->uid, -1, -1) < 0)
 			return -errno;
 		return 0;
 	}
@@ -553,8 +570,8 @@ static void restore_creds(bool real)
 	if (set_caps(~0ull) < 0)
 		die("restore capabilities");
 	if (real) {
-		if (syscall(SYS_setresuid, 0, -1, -1) < 0 ||
-		    syscall(SYS_setresgid, 0, -1, -1) < 0)
+		if (syscall(SYS_SETRESUID, 0, -1, -1) < 0 ||
+		    syscall(SYS_SETRESGID, 0, -1, -1) < 0)
 			die("restore real ids");
 	} else {
 		setfsuid(0);
@@ -564,7 +581,7 @@ static void restore_creds(bool real)
 			die("restore fs ids");
 		}
 	}
-	if (syscall(SYS_setgroups, 0, NULL) < 0)
+	if (syscall(SYS_SETGROUPS, 0, NULL) < 0)
 		die("restore groups");
 }
 
