@@ -31,12 +31,19 @@ if [ -n "$(kernel_get "$variant" image)" ]; then
 fi
 # A flavour (ACL9P_KERNEL_FLAVOUR=debug) is the same source with one
 # more fragment, kernel/config/FLAVOUR.config, built beside the plain
-# kernel as NAME-FLAVOUR.
+# kernel as NAME-FLAVOUR.  Another architecture of kernel/kernels.conf
+# (ACL9P_KERNEL_ARCH=i386) is kbuild's ARCH= with that architecture's
+# fragment, built beside the x86_64 kernel as NAME[-FLAVOUR]-ARCH.
 flavour=${ACL9P_KERNEL_FLAVOUR:-}
-name=$variant${flavour:+-$flavour}
-frags=${ACL9P_CONFIG_FRAGMENTS:-$(kernel_fragments "$variant" "$flavour" | tr '\n' ' ')}
+arch=${ACL9P_KERNEL_ARCH:-x86_64}
+asfx=$(arch_suffix "$arch")
+name=$variant${flavour:+-$flavour}$asfx
+frags=${ACL9P_CONFIG_FRAGMENTS:-$(kernel_fragments "$variant" "$flavour" "$arch" | tr '\n' ' ')}
 src=$(kernel_tree "$variant")
-obj=$src/acl9p-obj${flavour:+-$flavour}
+obj=$src/acl9p-obj${flavour:+-$flavour}$asfx
+# kbuild takes ARCH from the environment (kernel-config.sh's make too).
+export ARCH
+ARCH=$(arch_get "$arch" kbuild)
 out=${ACL9P_KERNEL_OUT:-$ACL9P_BUILD/kernels/$name.bzImage}
 log=$ACL9P_BUILD/logs/kernel-$name.log
 mkdir -p "${out%/*}" "${log%/*}"

@@ -18,15 +18,21 @@
 #   kernel_repo NAME           the tree that holds its source's repository
 #   kernel_series NAME         its series directory (absolute), if any
 #   kernel_patches NAME        the patch files its series names, in order
-#   kernel_fragments NAME [FLAVOUR]
+#   kernel_fragments NAME [FLAVOUR [ARCH]]
 #                              its config fragments (absolute), in order
+#   arches_all                 print every defined architecture
+#   arch_get ARCH FIELD        print an architecture's field (kbuild,
+#                              qemu, deb, triplet, cflags, config, pkgs);
+#                              empty when unset
+#   arch_suffix ARCH           "-ARCH", empty for x86_64: the part of a
+#                              kernel's file and object directory names
 #   kernel_compares            print "A B" for each compare line, "A B
 #                              across" for kernels of different sources
 
 ACL9P_KERNELS=${ACL9P_KERNELS:-$ACL9P_TOP/kernel/kernels.conf}
 
-declare -a K_NAMES=() K_COMPARES=()
-declare -A K_FIELD=()
+declare -a K_NAMES=() K_COMPARES=() K_ARCHES=()
+declare -A K_FIELD=() K_ARCH=()
 
 kernels_load() {
 	local kw name kv key line=0
@@ -69,6 +75,24 @@ kernels_load() {
 			*) die "kernels: line $line: run=${K_FIELD[$name:run]} (default or asked)" ;;
 			esac
 			;;
+		arch)
+			[[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
+				die "kernels: line $line: arch name '$name' (lower case, digits, '_')"
+			[ -z "${K_ARCH[$name:kbuild]:-}" ] || die "kernels: line $line: arch $name defined twice"
+			K_ARCHES+=("$name")
+			for kv in "${rest[@]}"; do
+				key=${kv%%=*}
+				case $key in
+				kbuild | qemu | deb | triplet | cflags | config | pkgs) ;;
+				*) die "kernels: line $line: arch $name: unknown field '$key'" ;;
+				esac
+				K_ARCH[$name:$key]=${kv#*=}
+			done
+			for key in kbuild qemu deb triplet; do
+				[ -n "${K_ARCH[$name:$key]:-}" ] ||
+					die "kernels: line $line: arch $name has no $key="
+			done
+			;;
 		compare)
 			[ ${#rest[@]} -eq 1 ] || die "kernels: line $line: compare A B"
 			K_COMPARES+=("$name ${rest[0]}")
@@ -77,6 +101,7 @@ kernels_load() {
 		esac
 	done < <(sed -e 's/[[:space:]]*#.*//' -e 's/^[[:space:]]*$//' "$ACL9P_KERNELS")
 	[ ${#K_NAMES[@]} -gt 0 ] || die "kernels: no kernel in $ACL9P_KERNELS"
+	[ -n "${K_ARCH[x86_64:kbuild]:-}" ] || die "kernels: no arch x86_64 in $ACL9P_KERNELS"
 	local c a b
 	for c in "${K_COMPARES[@]}"; do
 		read -r a b <<<"$c"
@@ -160,6 +185,25 @@ kernel_fragments() {
 			die "kernels: $1 has no flavour '$2' (flavours=$(kernel_get "$1" flavours))"
 		echo "$ACL9P_TOP/kernel/config/$2.config"
 	fi
+	f=$(arch_get "${3:-x86_64}" config)
+	[ -z "$f" ] || echo "$ACL9P_TOP/kernel/config/$f"
+}
+
+arches_all() {
+	kernels_load
+	printf '%s\n' "${K_ARCHES[@]}"
+}
+
+arch_get() {
+	kernels_load
+	[ -n "${K_ARCH[$1:kbuild]:-}" ] ||
+		die "kernels: no arch '$1' in ${ACL9P_KERNELS#"$ACL9P_TOP"/} (arches: ${K_ARCHES[*]})"
+	echo "${K_ARCH[$1:$2]:-}"
+}
+
+arch_suffix() {
+	arch_get "$1" kbuild >/dev/null
+	[ "$1" = x86_64 ] || echo "-$1"
 }
 
 kernels_run() {

@@ -3,7 +3,9 @@
 # be able to say "failed".  Run by "make check" before the matrix.
 #   - acl9p-report's selftest (fixture result trees);
 #   - kernel/kernels.conf: a malformed image= kernel is refused, a good
-#     one is judged as its kernel and compared as the same source
+#     one is judged as its kernel and compared as the same source; a
+#     malformed arch line is refused, x86_64 must be defined, another
+#     architecture's kernels get its suffix and fragment
 #     (kernels-conf.sh);
 #   - kernel-config.sh rejects an option that does not survive Kconfig;
 #   - make flaky's judge calls the series worse on a planted race rate,
