@@ -43,7 +43,6 @@
 
 SHELL := /bin/bash
 B := $(CURDIR)/build
-KSFT_DIR := $(B)/linux/vanilla/tools/testing/selftests
 CFLAGS_HOST := -std=gnu11 -O2 -Wall -Wextra -Werror
 
 KERNEL ?=
@@ -110,23 +109,10 @@ tools: deps
 		tests/host/fuzzjudge.c server/ninep-proxy/aclxattr.c
 	@$(MAKE) -s -C tests/report O=$(B)/report
 
+# The x86_64 guest (scripts/guest-build.sh; another architecture's is
+# built by check.sh for a set of that architecture).
 guest: tools
-	@cc $(CFLAGS_HOST) -static -Os -o $(B)/guest/init guest/init.c guest/modules.c
-	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/guest/acl9p-fused server/fuse/acl9p-fused.c
-	@$(MAKE) -s -C tests O=$(B)/tests KSFT_DIR=$(KSFT_DIR)
-	@cc $(CFLAGS_HOST) -static -O2 -o $(B)/tests/acl9p-bench tests/bench/bench.c
-	@cc $(CFLAGS_HOST) -static -O2 -Iserver/ninep-proxy -o $(B)/tests/acl9p-fuzz \
-		tests/fuzz/guest.c server/ninep-proxy/aclxattr.c
-	@scripts/manifest.sh $(B)/tests
-	@mkdir -p $(B)/tests/rig
-	@for t in tests/rig/guest/*.c; do \
-		n=$${t##*/}; \
-		cc $(CFLAGS_HOST) -static -isystem $(KSFT_DIR) \
-			-o $(B)/tests/rig/acl9p_rig_$${n%.c} $$t || exit 1; \
-	done
-	@scripts/acl-tools.sh || true
-	@guest/initramfs.sh $(B)/guest/initramfs.cpio $(B)/guest/init \
-		$(B)/tests $(B)/guest/gen_init_cpio
+	@scripts/guest-build.sh
 
 # The run's time, appended to build/logs/check.time for make bench's
 # report: "DATE SECONDS MATRIX=SET rc=STATUS whole|part" (part: CELL,

@@ -9,12 +9,67 @@
 # test binaries, /bin/acl9p-bench (static C, TESTS_DIR/acl9p-bench: the
 # benchmark of ACL9P_MODE=bench, not a test), /bin/acl9p-fuzz (static C,
 # TESTS_DIR/acl9p-fuzz: the guest side of ACL9P_MODE=fuzz, not a test).
+#
+# Environment (scripts/guest-build.sh, for another architecture than
+# the host's): ACL9P_GUEST_BUSYBOX (default /bin/busybox),
+# ACL9P_GUEST_ACL_TOOLS (the directory of the static getfacl and
+# setfacl, default build/acl), ACL9P_GUEST_SYSROOT (where the dynamic
+# GNU tools, their loader and libraries come from, default /: the
+# host's) and ACL9P_GUEST_TRIPLET (its multiarch library directory,
+# default x86_64-linux-gnu).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
 out=$1 init=$2 tests=$3 gen=$4
 list=$out.list
-busybox=/bin/busybox
+busybox=${ACL9P_GUEST_BUSYBOX:-/bin/busybox}
+acltools=${ACL9P_GUEST_ACL_TOOLS:-$ACL9P_BUILD/acl}
+sysroot=${ACL9P_GUEST_SYSROOT:-/}
+sysroot=${sysroot%/}
+triplet=${ACL9P_GUEST_TRIPLET:-x86_64-linux-gnu}
+
+# in_root PATH: the file that the guest's PATH is in the sysroot, links
+# followed inside it (an absolute link names the sysroot's file, not
+# the host's); fails when there is none.
+in_root() {
+	local p=$1 t n=0
+	while [ -L "$sysroot$p" ]; do
+		t=$(readlink "$sysroot$p")
+		case $t in /*) p=$t ;; *) p=${p%/*}/$t ;; esac
+		n=$((n + 1))
+		[ $n -lt 20 ] || die "guest: $sysroot$1: too many links"
+	done
+	[ -f "$sysroot$p" ] || return 1
+	echo "$sysroot$p"
+}
+
+# needs PATH...: the loader and the shared libraries the guest's ELF
+# files PATH need, recursively (readelf: the host's ldd cannot run
+# another architecture's loader), one guest path a line.
+needs() {
+	local -a todo=("$@")
+	local -A seen=()
+	local f h lib d found
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		h=$(in_root "$f") || die "guest: $f: not in $sysroot/"
+		for lib in $(readelf -lW "$h" | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p'); do
+			[ -n "${seen[$lib]:-}" ] || { seen[$lib]=1; echo "$lib"; }
+		done
+		for lib in $(readelf -dW "$h" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			found=
+			for d in /lib/$triplet /usr/lib/$triplet /lib /usr/lib; do
+				if in_root "$d/$lib" >/dev/null; then found=$d/$lib; break; fi
+			done
+			[ -n "$found" ] || die "guest: $f needs $lib, which $sysroot/ has not"
+			[ -z "${seen[$found]:-}" ] || continue
+			seen[$found]=1
+			echo "$found"
+			todo+=("$found")
+		done
+	done
+}
 [ -x "$busybox" ] || die "guest: $busybox missing (run: make deps)"
 
 {
@@ -42,25 +97,30 @@ busybox=/bin/busybox
 	# getfacl/setfacl: the static build of scripts/acl-tools.sh when
 	# there is one (a dynamic start costs ~50 ms on TCG), else Debian's
 	# dynamic binaries.
-	if [ -x "$ACL9P_BUILD/acl/getfacl" ] && [ -x "$ACL9P_BUILD/acl/setfacl" ]; then
-		echo "file /bin/getfacl $ACL9P_BUILD/acl/getfacl 0755 0 0"
-		echo "file /bin/setfacl $ACL9P_BUILD/acl/setfacl 0755 0 0"
+	if [ -x "$acltools/getfacl" ] && [ -x "$acltools/setfacl" ]; then
+		echo "file /bin/getfacl $acltools/getfacl 0755 0 0"
+		echo "file /bin/setfacl $acltools/setfacl 0755 0 0"
 	else
 		dyn="$dyn /usr/bin/getfacl /usr/bin/setfacl"
-		echo "file /bin/getfacl /usr/bin/getfacl 0755 0 0"
-		echo "file /bin/setfacl /usr/bin/setfacl 0755 0 0"
+		for b in getfacl setfacl; do
+			h=$(in_root /usr/bin/$b || in_root /bin/$b) ||
+				die "guest: no $b in $sysroot/ (run: make deps)"
+			echo "file /bin/$b $h 0755 0 0"
+		done
 	fi
+	found=
 	for b in $dyn; do
-		[ -x "$b" ] || die "guest: $b missing (run: make deps)"
-		echo "file $b $b 0755 0 0"
+		# Debian's packages put some in /bin (merged into /usr/bin on
+		# the host, not in an unpacked package)
+		g=$b
+		h=$(in_root "$g") || { g=/bin/${b##*/}; h=$(in_root "$g"); } ||
+			die "guest: $b missing in $sysroot/ (run: make deps)"
+		echo "file $b $h 0755 0 0"
+		found="$found $g"
 	done
 	# shellcheck disable=SC2086 # the list is split on purpose
-	libs=$(for b in $dyn; do
-		ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'
-	done | sort -u)
-	for l in $libs; do
-		r=$(readlink -f "$l")
-		echo "file $l $r 0755 0 0"
+	for l in $(needs $found | sort -u); do
+		echo "file $l $(readlink -f "$(in_root "$l")") 0755 0 0"
 	done
 	[ -x "$tests/acl9p-bench" ] || die "guest: $tests/acl9p-bench missing (run: make guest)"
 	echo "file /bin/acl9p-bench $tests/acl9p-bench 0755 0 0"

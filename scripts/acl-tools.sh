@@ -15,14 +15,23 @@
 #
 # When the source cannot be had (no deb-src reachable), say so in one
 # line and exit 1: initramfs.sh then packs the dynamic /usr/bin tools.
+#
+# usage: acl-tools.sh [ARCH]   (an architecture of kernel/kernels.conf:
+# build/acl-ARCH/, from x86_64's source tree configured again for it,
+# linked with the library scripts/guest-build.sh unpacked for it,
+# $ACL9P_GUEST_LIBDIR)
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$ACL9P_TOP/scripts/kernels.sh"
 
-out=$ACL9P_BUILD/acl
-log=$ACL9P_BUILD/logs/acl-tools.log
+arch=${1:-x86_64}
+asfx=$(arch_suffix "$arch")
+out=$ACL9P_BUILD/acl$asfx
+log=$ACL9P_BUILD/logs/acl-tools$asfx.log
 ver=$(dpkg-query -W -f='${Version}' acl 2>/dev/null) ||
 	die "acl-tools: the acl package is not installed (run: make deps)"
-stamp="acl $ver $(sha1sum "$0" | cut -d' ' -f1)"
+read -r -a cc <<<"gcc $(arch_get "$arch" cflags | tr ',' ' ')"
+stamp="acl $ver $arch $(sha1sum "$0" | cut -d' ' -f1)"
 if [ -x "$out/getfacl" ] && [ -x "$out/setfacl" ] &&
 	[ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
@@ -33,19 +42,31 @@ mkdir -p "$out" "${log%/*}"
 rm -rf "$out/src" "$out/getfacl" "$out/setfacl" "$out/.stamp"
 mkdir -p "$out/src"
 
-# apt-get source applies Debian's patches; deps.sh adds the deb-src line.
-if ! (cd "$out/src" && apt-get source -q "acl=$ver") >"$log" 2>&1; then
-	echo "acl-tools: no source of acl $ver (apt-get source, see ${log#$ACL9P_TOP/}): the guest gets the dynamic /usr/bin tools" >&2
-	exit 1
+if [ "$arch" = x86_64 ]; then
+	# apt-get source applies Debian's patches; deps.sh adds the deb-src line.
+	if ! (cd "$out/src" && apt-get source -q "acl=$ver") >"$log" 2>&1; then
+		echo "acl-tools: no source of acl $ver (apt-get source, see ${log#$ACL9P_TOP/}): the guest gets the dynamic /usr/bin tools" >&2
+		exit 1
+	fi
+	libs=() host=()
+else
+	# x86_64's source, fetched once; configured again below for ARCH
+	"$0" || exit 1
+	[ -r "${ACL9P_GUEST_LIBDIR:-}/libacl.a" ] ||
+		die "acl-tools: no libacl.a of $arch (ACL9P_GUEST_LIBDIR: scripts/guest-build.sh $arch)"
+	cp -a "$ACL9P_BUILD/acl/src/." "$out/src/"
+	libs=(-L"$ACL9P_GUEST_LIBDIR")
+	host=(--host="$(arch_get "$arch" triplet)" LDFLAGS="-L$ACL9P_GUEST_LIBDIR")
 fi
 src=$(find "$out/src" -mindepth 1 -maxdepth 1 -type d -name 'acl*' | head -n 1)
 [ -f "$src/tools/getfacl.c" ] || die "acl-tools: no tools/getfacl.c in $src"
 
 # config.h comes from configure; nothing else of the build is used.
-(cd "$src" && ./configure -q --disable-shared --disable-nls) >>"$log" 2>&1 ||
-	die "acl-tools: configure of acl $ver failed; see $log"
+(cd "$src" && ./configure -q --disable-shared --disable-nls "${host[@]}" \
+	CC="${cc[*]}") >>"$log" 2>&1 ||
+	die "acl-tools: configure of acl $ver for $arch failed; see $log"
 misc=("$src"/libmisc/*.c)
-cflags=(-O2 -static -include "$src/include/config.h" -I"$src/include")
+cflags=(-O2 -static -include "$src/include/config.h" -I"$src/include" "${libs[@]}")
 # -lacl: the installed libacl.a (libacl1-dev), the library of this
 # version.  The linker's warnings about getpwnam() and friends in a
 # static binary stay in the log: glibc 2.36 answers "files" (the guest's
@@ -53,7 +74,7 @@ cflags=(-O2 -static -include "$src/include/config.h" -I"$src/include")
 link() {
 	local name=$1
 	shift
-	gcc "${cflags[@]}" -o "$out/$name.tmp" "$@" "${misc[@]}" -lacl \
+	"${cc[@]}" "${cflags[@]}" -o "$out/$name.tmp" "$@" "${misc[@]}" -lacl \
 		>>"$log" 2>&1 || die "acl-tools: linking $name failed; see $log"
 	mv "$out/$name.tmp" "$out/$name"
 }
@@ -63,7 +84,12 @@ link setfacl "$src/tools/setfacl.c" "$src/tools/do_set.c" \
 # The suite's passwd and group lookups (test/test_passwd.c and
 # test_group.c, which read test/test.passwd and test.group of the
 # source), where upstream's runwrapper looks for them: acl9p_aclsuite
-# preloads them for the runner, in a host-root guest.
+# preloads them for the runner, in a host-root guest (x86_64's).
+if [ "$arch" != x86_64 ]; then
+	echo "$stamp" >"$out/.stamp"
+	note "acl-tools: static getfacl and setfacl of acl $ver for $arch in ${out#"$ACL9P_TOP"/}"
+	exit 0
+fi
 mkdir -p "$src/.libs"
 gcc -O2 -shared -fPIC -include "$src/include/config.h" -I"$src/include" \
 	-DBASEDIR="\"$src\"" -o "$src/.libs/libtestlookup.so" \
