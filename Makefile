@@ -85,6 +85,7 @@ kernel: kernel-patched
 kernels: deps
 	@if [ -z "$(KERNEL)" ]; then \
 		export ACL9P_KERNEL_FLAVOUR=$$(scripts/matrix-flavour.sh "$(MATRIX)") && \
+		export ACL9P_KERNEL_ARCH=$$(scripts/matrix-flavour.sh --arch "$(MATRIX)") && \
 		for k in $$(scripts/kernel-list.sh run); do \
 			scripts/kernel-build.sh $$k || exit 1; \
 		done; \

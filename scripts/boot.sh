@@ -8,7 +8,11 @@
 #   --mode M            check | demo | wire | bench | fuzz | shell | run
 #                       (default check; guest/init.c says what each runs;
 #                       run: scripts/shell.sh --run)
-#   --initrd PATH       initramfs (default build/guest/initramfs.cpio)
+#   --arch ARCH         the kernel's and guest's architecture, one of
+#                       kernel/kernels.conf (default ACL9P_ARCH, else
+#                       x86_64): its QEMU, and its guest's initramfs
+#                       (build/guest-ARCH/, scripts/guest-build.sh)
+#   --initrd PATH       initramfs (default build/guest[-ARCH]/initramfs.cpio)
 #   --root R            initramfs (default, or ROOT=) | host: the guest's
 #                       root is the host's / over virtio-9p, read-only
 #                       (multidevs=remap: without it host mounts whose
@@ -59,7 +63,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$ACL9P_TOP/scripts/matrix.sh"
 
-kernel= cell= mode=check initrd=$ACL9P_BUILD/guest/initramfs.cpio out=
+kernel= cell= mode=check initrd= out=
+arch=${ACL9P_ARCH:-x86_64}
 root=${ROOT:-initramfs}
 smp=${ACL9P_SMP:-2}
 timeout=600
@@ -73,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--cell) cell=$2 ;;
 	--mode) mode=$2 ;;
 	--initrd) initrd=$2 ;;
+	--arch) arch=$2 ;;
 	--root) root=$2 ;;
 	--out) out=$2 ;;
 	--timeout) timeout=$2 ;;
@@ -84,7 +90,13 @@ done
 [ -n "$kernel" ] || die "boot: --kernel is required"
 [ -n "$cell" ] || die "boot: --cell is required"
 [ -r "$kernel" ] || die "boot: kernel $kernel not found"
-[ -r "$initrd" ] || die "boot: initramfs $initrd not found (run: make guest)"
+qemu_bin=$(arch_get "$arch" qemu)
+command -v "$qemu_bin" >/dev/null || die "boot: no $qemu_bin for $arch (run: make deps)"
+initrd=${initrd:-$ACL9P_BUILD/guest$(arch_suffix "$arch")/initramfs.cpio}
+if [ ! -r "$initrd" ]; then
+	[ "$arch" = x86_64 ] && die "boot: initramfs $initrd not found (run: make guest)"
+	die "boot: initramfs $initrd not found (run: scripts/guest-build.sh $arch)"
+fi
 case $root in
 initramfs | host) ;;
 *) die "boot: --root $root: initramfs or host" ;;
@@ -93,6 +105,9 @@ matrix_cell "$cell"
 # A cell that says root=host (tests/matrix.conf) boots the host's root
 # whatever the caller asked.
 [ -z "$c_root" ] || root=$c_root
+# The host's root holds the host's binaries: an x86_64 guest's only.
+[ "$root" != host ] || [ "$arch" = x86_64 ] ||
+	die "boot: a host-root guest runs the host's x86_64 binaries: not on $arch"
 # A kernel with modules (a distribution's, scripts/distro-kernel.sh)
 # has them beside it as NAME.modules.cpio, for the initramfs.
 mods=${kernel%.bzImage}.modules.cpio
@@ -275,7 +290,7 @@ if [ -n "$mods" ]; then
 	cat "$initrd" "$mods" >"$run/initrd.cpio"
 	initrd_arg=(-initrd "$run/initrd.cpio")
 fi
-qemu=(qemu-system-x86_64 -nodefaults -no-reboot -M pc -m "$ACL9P_GUEST_MEM_MB" "${bios[@]}"
+qemu=("$qemu_bin" -nodefaults -no-reboot -M pc -m "$ACL9P_GUEST_MEM_MB" "${bios[@]}"
 	-smp "$smp" "${accel[@]}" "${icount[@]}"
 	-kernel "$kernel" "${initrd_arg[@]}" -append "$append"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${rootdev[@]}" "${args[@]}" "${trace[@]}")

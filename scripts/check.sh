@@ -26,9 +26,14 @@ jobs=${JOBS:-2}
 # vanilla and patched, so the same lists judge them, from their own
 # bzImages, into their own results.
 flavour=$(matrix_flavour "$set_name")
-sfx=${flavour:+-$flavour}
+# Its architecture (an "arch" line; x86_64 without one): the same
+# kernels built for it, NAME[-FLAVOUR]-ARCH, and its own guest; the
+# cells keep their names, the results go apart, the same lists judge.
+arch=$(matrix_arch "$set_name")
+sfx=${flavour:+-$flavour}$(arch_suffix "$arch")
 ACL9P_BOOT_EXTRA=$(matrix_flavour_boot "$set_name")
-export ACL9P_BOOT_EXTRA
+ACL9P_ARCH=$arch
+export ACL9P_BOOT_EXTRA ACL9P_ARCH
 # a plain cell takes 6-40 s under TCG, a debug-flavour one 207-1446 s
 # (2026-12-04, the whole debug set with acl9p_allocfail's sweeps; the
 # slowest vanilla.diod.client.none, which overran an earlier 1200 s)
@@ -47,6 +52,7 @@ declare -A kernels=()
 order=()
 if [ -n "${KERNEL:-}" ]; then
 	[ -r "$KERNEL" ] || die "check: KERNEL=$KERNEL not readable"
+	[ "$arch" = x86_64 ] || die "check: KERNEL= is an x86_64 kernel; set $set_name is $arch"
 	order=("${ACL9P_KERNEL_LABEL:-custom}")
 	kernels[${order[0]}]=$(readlink -f "$KERNEL")
 else
@@ -55,7 +61,9 @@ else
 	[ ${#order[@]} -gt 0 ] || die "check: no kernel to run"
 	for k in "${order[@]}"; do
 		kernels[$k]=$ACL9P_BUILD/kernels/$k$sfx.bzImage
-		[ -r "${kernels[$k]}" ] || die "check: ${kernels[$k]#"$ACL9P_TOP"/} missing (run: make kernels KERNELS=${order[*]})"
+		[ -z "$(kernel_get "$k" image)" ] || [ "$arch" = x86_64 ] ||
+			die "check: $k is a distribution's x86_64 image: not a kernel of set $set_name ($arch)"
+		[ -r "${kernels[$k]}" ] || die "check: ${kernels[$k]#"$ACL9P_TOP"/} missing (run: make kernels MATRIX=$set_name KERNELS=${order[*]})"
 	done
 fi
 
@@ -78,13 +86,27 @@ for cell in "${cells[@]}"; do
 	esac
 done
 
+# Another architecture's guest: built here, once, as make guest builds
+# x86_64's (a no-op when nothing changed).
+if [ "$arch" != x86_64 ]; then
+	note "check: the $arch guest"
+	"$ACL9P_TOP/scripts/guest-build.sh" "$arch" || die "check: no $arch guest"
+fi
+
 # The rig's own tests first: a verdict from a rig that cannot fail is
-# worth nothing, so when they fail the matrix does not run.
-if [ "${ACL9P_RIG_TESTS:-1}" != 0 ]; then
+# worth nothing, so when they fail the matrix does not run.  They boot
+# the plain x86_64 vanilla kernel, which a run of a flavour or another
+# architecture does not build: without it they are make check's.
+rig_tests=${ACL9P_RIG_TESTS:-1}
+if [ "$rig_tests" != 0 ] && [ -n "$sfx" ] && [ ! -r "$ACL9P_BUILD/kernels/vanilla.bzImage" ]; then
+	note "check: no rig self-tests: they boot build/kernels/vanilla.bzImage, which this run did not build (make check runs them)"
+	rig_tests=0
+fi
+if [ "$rig_tests" != 0 ]; then
 	note "check: rig self-tests"
-	# They boot the plain kernels: a flavour's command line words
-	# (the debug flavour's pci=noacpi) are not theirs.
-	if ! ACL9P_BOOT_EXTRA= "$ACL9P_TOP/tests/rig/run.sh" >"$ACL9P_BUILD/logs/rig-tests.log" 2>&1; then
+	# They boot the plain x86_64 kernels: a flavour's command line
+	# words (the debug flavour's pci=noacpi) are not theirs.
+	if ! ACL9P_BOOT_EXTRA= ACL9P_ARCH=x86_64 "$ACL9P_TOP/tests/rig/run.sh" >"$ACL9P_BUILD/logs/rig-tests.log" 2>&1; then
 		cat "$ACL9P_BUILD/logs/rig-tests.log"
 		echo "rig self-tests failed: the matrix was not run"
 		sed -n 's/^rig: \([0-9]*\) passed, \([0-9]*\) failed$/\1 passed, \2 failed, 0 skipped/p' \
@@ -97,8 +119,9 @@ fi
 # What the series' ACL operations cost on the wire, judged by
 # tests/expected/wire-bounds (scripts/wire.sh: 8 short boots, ~50 s):
 # traffic the series saved cannot come back unnoticed.  Only for the
-# rig's own plain kernels, and not in a run narrowed by CELL or TESTS.
-if [ -z "${KERNEL:-}" ] && [ -z "$flavour" ] && [ "$filter" = '*' ] && [ -z "${TESTS:-}" ]; then
+# rig's own plain x86_64 kernels, and not in a run narrowed by CELL or
+# TESTS.
+if [ -z "${KERNEL:-}" ] && [ -z "$sfx" ] && [ "$filter" = '*' ] && [ -z "${TESTS:-}" ]; then
 	note "check: 9P requests per ACL operation (make wire)"
 	if ! "$ACL9P_TOP/scripts/wire.sh" >"$ACL9P_BUILD/logs/wire.log" 2>&1; then
 		cat "$ACL9P_BUILD/logs/wire.log"
@@ -113,7 +136,7 @@ fi
 # a short run of one fixed seed on the series' kernel, ~30 s, judged
 # call by call; a failure names the seed and the reply, which replay
 # it with make fuzz.  The same conditions as make wire's.
-if [ -z "${KERNEL:-}" ] && [ -z "$flavour" ] && [ "$filter" = '*' ] && [ -z "${TESTS:-}" ] &&
+if [ -z "${KERNEL:-}" ] && [ -z "$sfx" ] && [ "$filter" = '*' ] && [ -z "${TESTS:-}" ] &&
 	"$ACL9P_TOP/scripts/series-available.sh"; then
 	note "check: mutated ACL replies (make fuzz, seed $CHECK_FUZZ_SEED, $CHECK_FUZZ_COUNT calls)"
 	if ! FUZZ_SEED=$CHECK_FUZZ_SEED FUZZ_COUNT=$CHECK_FUZZ_COUNT FUZZ_KERNEL=patched \
@@ -182,4 +205,4 @@ while read -r a b; do compare+=(--judge "$a:$b"); done < <(kernel_judges)
 exec "$ACL9P_BUILD/report/acl9p-report" --results "$results" \
 	--expected "$ACL9P_TOP/tests/expected" --cell-filter "$filter" \
 	--cells "$results/cells.list" --manifest "$ACL9P_BUILD/tests/manifest" \
-	--tests "${TESTS:-}" --flavour "${flavour:-plain}" "${compare[@]}"
+	--tests "${TESTS:-}" --flavour "${flavour:-plain},$arch" "${compare[@]}"

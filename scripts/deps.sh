@@ -21,6 +21,16 @@ if [ -n "${MATRIX:-}" ] && matrix_cells "$MATRIX" x 2>/dev/null |
 	grep -q '\.virtiofs'; then
 	kernel_pkgs="$kernel_pkgs meson ninja-build pkg-config libglib2.0-dev libseccomp-dev dpkg-dev"
 fi
+# A set of another architecture (its "arch" line): the host packages
+# its builds need, and apt's package lists of that architecture, whose
+# static libraries scripts/guest-build.sh fetches (never installed).
+arch=x86_64 foreign=
+[ -z "${MATRIX:-}" ] || arch=$(matrix_arch "$MATRIX" 2>/dev/null) || arch=x86_64
+if [ "$arch" != x86_64 ]; then
+	kernel_pkgs="$kernel_pkgs $(arch_get "$arch" pkgs | tr ',' ' ')"
+	deb=$(arch_get "$arch" deb)
+	dpkg --print-foreign-architectures | grep -qxF "$deb" || foreign=$deb
+fi
 # shellcheck disable=SC2086 # split on purpose
 kernel_pkgs=$(echo $kernel_pkgs | tr ' ' '\n' | sort -u | tr '\n' ' ')
 pkgs="$kernel_pkgs gcc make flex bison bc libelf-dev libssl-dev cpio
@@ -50,7 +60,7 @@ for p in $pkgs; do
 		missing="$missing $p"
 	fi
 done
-[ -n "$missing$need_src" ] || exit 0
+[ -n "$missing$need_src$foreign" ] || exit 0
 
 [ "$(id -u)" -eq 0 ] || die "deps: need root to install:$missing"
 command -v apt-get >/dev/null || die "deps: no apt-get; install by hand:$missing"
@@ -64,6 +74,11 @@ if [ -n "$need_src" ]; then
 		"Suites: $codename" "Components: main" \
 		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$src_list"
 	[ -n "$missing" ] || { apt-get update -q >"$log" 2>&1 || true; exit 0; }
+fi
+if [ -n "$foreign" ]; then
+	echo "deps: adding the $foreign architecture to dpkg (apt-get download of its static libraries)"
+	dpkg --add-architecture "$foreign"
+	[ -n "$missing" ] || { apt-get update -q >"$log" 2>&1 || die "deps: apt-get update failed; see $log"; exit 0; }
 fi
 echo "deps: installing:$missing (log: $log)"
 # Recommends would drag in the QEMU GUI and GTK: minutes of CI for nothing.

@@ -6,6 +6,9 @@
 #   matrix_configs SET           print SET's cells without the kernel part
 #   matrix_flavour SET           print the kernel flavour SET boots, if any
 #   matrix_flavour_boot SET      print that flavour's command line words
+#   matrix_arch SET              print the architecture SET's kernels
+#                                and guest are built for (x86_64 when
+#                                it has no "arch" line)
 #   matrix_cell CELL             parse CELL into c_kernel c_server
 #                                c_access c_cache c_opts, c_noacl (0|1),
 #                                c_boot (its kernel command line words),
@@ -22,7 +25,7 @@ ACL9P_MATRIX=${ACL9P_MATRIX:-$ACL9P_TOP/tests/matrix.conf}
 declare -F kernels_all >/dev/null || . "$ACL9P_TOP/scripts/kernels.sh"
 
 declare -a M_AXES=()
-declare -A M_VALUES=() M_OPT=() M_FLAGS=() M_SET=() M_FLAVOUR=() M_FLAVOUR_BOOT=()
+declare -A M_VALUES=() M_OPT=() M_FLAGS=() M_SET=() M_FLAVOUR=() M_FLAVOUR_BOOT=() M_ARCH=()
 M_BASE=
 
 matrix_load() {
@@ -42,6 +45,10 @@ matrix_load() {
 			;;
 		set) M_SET[$a]="${M_SET[$a]:-}${M_SET[$a]:+;}$b $c $d" ;;
 		flavour) M_FLAVOUR[$a]=$b M_FLAVOUR_BOOT[$a]="$c${d:+ $d}" ;;
+		arch)
+			[ -n "$b" ] && [ -z "$c" ] || die "matrix: line $line: arch SET NAME"
+			M_ARCH[$a]=$b
+			;;
 		*) die "matrix: line $line: unknown keyword '$kw'" ;;
 		esac
 	done < <(sed 's/[[:space:]]*#.*//' "$ACL9P_MATRIX")
@@ -121,6 +128,14 @@ matrix_flavour() {
 matrix_flavour_boot() {
 	matrix_load
 	echo "${M_FLAVOUR_BOOT[$1]:-}"
+}
+
+matrix_arch() {
+	local a
+	matrix_load
+	a=${M_ARCH[$1]:-x86_64}
+	arch_get "$a" kbuild >/dev/null
+	echo "$a"
 }
 
 matrix_configs() {
