@@ -61,7 +61,7 @@ if [ "$arch" != x86_64 ]; then
 	if [ "$(cat "$sysroot/.stamp" 2>/dev/null)" != "$stamp" ]; then
 		rm -rf "$sysroot"
 		mkdir -p "$sysroot/debs"
-		# shellcheck disable=SC2086 # split on purpose
+		# shellcheck disable=SC2046,SC2086 # the package list is split on purpose
 		(cd "$sysroot/debs" && apt-get download -q $(printf '%s:'"$deb"' ' $pkgs)) \
 			>"$ACL9P_BUILD/logs/sysroot$asfx.log" 2>&1 ||
 			die "guest: apt-get download of the $deb packages failed; see build/logs/sysroot$asfx.log"
