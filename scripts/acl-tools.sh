@@ -30,7 +30,7 @@ out=$ACL9P_BUILD/acl$asfx
 log=$ACL9P_BUILD/logs/acl-tools$asfx.log
 ver=$(dpkg-query -W -f='${Version}' acl 2>/dev/null) ||
 	die "acl-tools: the acl package is not installed (run: make deps)"
-read -r -a cc <<<"gcc $(arch_get "$arch" cflags | tr ',' ' ')"
+mapfile -t cc < <(arch_cc "$arch")
 stamp="acl $ver $arch $(sha1sum "$0" | cut -d' ' -f1)"
 if [ -x "$out/getfacl" ] && [ -x "$out/setfacl" ] &&
 	[ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then

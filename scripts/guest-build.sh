@@ -28,7 +28,7 @@ set -eu
 cd "$ACL9P_TOP"
 arch=${1:-x86_64}
 asfx=$(arch_suffix "$arch")
-read -r -a cc <<<"gcc $(arch_get "$arch" cflags | tr ',' ' ')"
+mapfile -t cc < <(arch_cc "$arch")
 # the guest's C: warnings are errors on every architecture (a 32-bit
 # build is where a format or a size that assumed 64 bits shows), with
 # 64-bit file offsets and inode numbers (tests/Makefile says why)

@@ -24,6 +24,7 @@
 #   arch_get ARCH FIELD        print an architecture's field (kbuild,
 #                              qemu, deb, triplet, cflags, config, pkgs);
 #                              empty when unset
+#   arch_cc ARCH               the compiler command of its guest binaries
 #   arch_suffix ARCH           "-ARCH", empty for x86_64: the part of a
 #                              kernel's file and object directory names
 #   kernel_compares            print "A B" for each compare line, "A B
@@ -199,6 +200,13 @@ arch_get() {
 	[ -n "${K_ARCH[$1:kbuild]:-}" ] ||
 		die "kernels: no arch '$1' in ${ACL9P_KERNELS#"$ACL9P_TOP"/} (arches: ${K_ARCHES[*]})"
 	echo "${K_ARCH[$1:$2]:-}"
+}
+
+# arch_cc ARCH: the host's compiler command for ARCH's guest binaries,
+# one word a line (gcc and the architecture's cflags=)
+arch_cc() {
+	echo gcc
+	arch_get "$1" cflags | tr ',' '\n' | sed '/^$/d'
 }
 
 arch_suffix() {
